@@ -1,0 +1,12 @@
+// Every CLI verb lives in its own file exporting `register(program)`; this list wires them.
+import type { Command } from 'commander';
+
+type Register = (program: Command) => void;
+export const commandModules: Array<() => Promise<{ register: Register }>> = [
+  () => import('./server.js'),
+  () => import('./worker.js'),
+  () => import('./demo.js'),
+  () => import('./reproduce.js'),
+  () => import('./status.js'),
+  () => import('./tasks.js'),
+];

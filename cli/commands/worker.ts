@@ -1,0 +1,23 @@
+// physvec worker [--queue orchestration|simulation|all] — run workers until SIGINT/SIGTERM.
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { connectWorker } from '../../lib/temporal/connection.js';
+import { runWorkers } from '../../workers/create-workers.js';
+import { BadInputError } from '../../lib/errors.js';
+import { line } from '../output.js';
+
+const Queue = z.enum(['orchestration', 'simulation', 'all']);
+
+export function register(program: Command): void {
+  program
+    .command('worker')
+    .description('run workers: orchestration (workflows + LLM calls), simulation (sandbox runs), or all in one process')
+    .option('--queue <queue>', 'orchestration | simulation | all', 'all')
+    .action(async (opts: { queue: string }) => {
+      const q = Queue.safeParse(opts.queue);
+      if (!q.success) throw new BadInputError(`--queue: expected orchestration, simulation or all, got "${opts.queue}"`);
+      const { connection, target } = await connectWorker();
+      await runWorkers(connection, target.namespace, q.data, () => line(`worker(s) for ${q.data} polling ${target.address} (namespace ${target.namespace}); Ctrl-C to stop`));
+      await connection.close();
+    });
+}

