@@ -1,2 +1,3 @@
 // Every workflow the workers register. Workflow code is deterministic orchestration only.
 export { smokeReproduction } from './smoke.js';
+export { reproduction } from './reproduction/index.js';

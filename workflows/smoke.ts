@@ -2,7 +2,7 @@
 // simulation queue. Used by `physvec demo --smoke`, the platform tests and the overhead benchmark.
 import { proxyActivities, defineQuery, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { SandboxActivities } from '../activities/sandbox/run-script.js';
-import type { SandboxRequest, SandboxResult } from '../schemas/sandbox.js';
+import type { SandboxRequestInput, SandboxResult } from '../schemas/sandbox.js';
 import { TASK_QUEUES } from '../temporal-config/queues.js';
 import { SANDBOX_ACTIVITY } from '../temporal-config/timeouts.js';
 import { markStage, markStatus } from './lib/stage.js';
@@ -10,7 +10,7 @@ import { markStage, markStatus } from './lib/stage.js';
 export interface SmokeInput {
   taskId: string;
   topic: string;
-  request: SandboxRequest;
+  request: SandboxRequestInput;
   /** Optional durable wait before the run (exercises timers across server restarts). */
   waitSeconds?: number;
 }

@@ -1,0 +1,39 @@
+// Usage of earlier Temporal attempts of the same activity. A retried activity starts from scratch,
+// so what a failed attempt spent would be lost; each attempt therefore heartbeats its running usage
+// (and its transcript's reference), Temporal hands the last heartbeat of the previous attempt to the
+// next one (also when the attempt failed: the SDK flushes it with the failure), and the successful
+// attempt adds them all to its result. Limit: when a worker dies mid-call, only what its last
+// delivered heartbeat said is known (heartbeats are throttled by the SDK).
+import { Context } from '@temporalio/activity';
+import { z } from 'zod';
+import { ArtifactRef } from '../../schemas/artifact.js';
+import { LlmUsage } from '../../schemas/llm.js';
+import { addUsage, emptyUsage } from '../../lib/llm/accounting.js';
+
+export const AttemptRecord = z.object({ attempt: z.number().int().positive(), usage: LlmUsage, exchangeRef: ArtifactRef.optional() });
+export type AttemptRecord = z.infer<typeof AttemptRecord>;
+
+const LedgerDetails = z.object({ llmAttempts: z.array(AttemptRecord) });
+
+/** The activity context, or undefined when called outside a worker (unit tests call the function directly). */
+export function activityContext(): Context | undefined {
+  try {
+    return Context.current();
+  } catch {
+    return undefined;
+  }
+}
+
+export function priorAttempts(ctx: Context | undefined): AttemptRecord[] {
+  if (!ctx) return [];
+  const parsed = LedgerDetails.safeParse(ctx.info.heartbeatDetails);
+  return parsed.success ? parsed.data.llmAttempts.filter((a) => a.attempt < ctx.info.attempt) : [];
+}
+
+export function sumAttempts(attempts: AttemptRecord[]): LlmUsage {
+  return attempts.reduce((acc, a) => addUsage(acc, a.usage), emptyUsage());
+}
+
+export function heartbeatLedger(ctx: Context | undefined, prior: AttemptRecord[], current: AttemptRecord): void {
+  ctx?.heartbeat({ llmAttempts: [...prior, current] });
+}

@@ -1,0 +1,272 @@
+// The `callLlm` activity: one agent question → one answer, over any provider. It runs the tool-call
+// loop and the schema re-asks itself, checks the budget before every HTTP call, records every
+// attempt as an artifact, and reports usage summed over all of it (earlier Temporal attempts included).
+import type { z } from 'zod';
+import type { ArtifactStore } from '../artifacts/store.js';
+import type { PhysvecConfig } from '../../schemas/config.js';
+import { LlmRequest, type LlmFailureDetails, type LlmResult, type LlmUsage, type ToolSpec } from '../../schemas/llm.js';
+import { llmOutputSchema } from '../../schemas/llm-outputs.js';
+import { describeZodError } from '../../lib/errors.js';
+import { addUsage } from '../../lib/llm/accounting.js';
+import { costUsd, modelInfo } from '../../lib/llm/cost.js';
+import { LLM_ERROR } from '../../lib/llm/failures.js';
+import { callKeyString } from '../../lib/llm/keys.js';
+import { TOOL_RESULT_PREVIEW_CHARS } from '../../lib/llm/limits.js';
+import { isScriptedModel, parseModelId } from '../../lib/llm/model-id.js';
+import { shapeAnswer } from './answer-shape.js';
+import { activityContext, heartbeatLedger, priorAttempts, sumAttempts } from './attempt-ledger.js';
+import { budgetRefusal, estimateCall } from './budget-guard.js';
+import { CassetteError, findEntry, loadCassette, noMatchMessage, resolveCassettePath } from './cassette.js';
+import { EndpointError, missingKey, resolveEndpoint, type Env } from './endpoint.js';
+import { LlmCallError, fatalWithoutUsage, isTransient, providerFailure, refusalFailure } from './errors.js';
+import { ExchangeRecorder } from './exchange-recorder.js';
+import { geminiSession } from './gemini.js';
+import { resolveMessages } from './messages.js';
+import { openAiSession } from './openai.js';
+import { scriptedSession } from './scripted.js';
+import { ProviderCallError, type ChatSession, type ResolvedMessage, type SessionInit, type Turn } from './session.js';
+import { checkAnswer, reaskFeedback } from './structured.js';
+
+/** Runs one tool for the model; the returned text goes back to the model as the tool's result. */
+export type ToolExecutor = (args: unknown) => Promise<string>;
+
+export interface LlmDeps {
+  store: ArtifactStore;
+  tools: Record<string, ToolExecutor>;
+  config: PhysvecConfig;
+  env: Env;
+}
+
+const HEARTBEAT_EVERY_MS = 10_000;
+
+export async function callLlm(deps: LlmDeps, input: LlmRequest): Promise<LlmResult> {
+  const checked = LlmRequest.safeParse(input);
+  if (!checked.success) {
+    // Nothing to account for yet: a malformed request is a bug in the calling workflow.
+    throw fatalWithoutUsage(`callLlm: invalid request\n${describeZodError(checked.error, 'LlmRequest')}`);
+  }
+  const req = checked.data;
+  const ctx = activityContext();
+  const attempt = ctx?.info.attempt ?? 1;
+  const prior = priorAttempts(ctx);
+  const priorUsage = sumAttempts(prior);
+  const scripted = isScriptedModel(req.model);
+  const provider = parseModelId(req.model).provider;
+  const info = modelInfo(deps.config.llm.models, req.model);
+  const rec = new ExchangeRecorder(
+    { key: req.key, model: req.model, provider, scripted, attempt, workflowId: ctx?.info.workflowExecution?.workflowId, runId: ctx?.info.workflowExecution?.runId, activityId: ctx?.info.activityId, prior },
+    deps.store,
+  );
+  const total = (): LlmUsage => addUsage(priorUsage, rec.usage);
+  const dollars = (u: LlmUsage) => (info ? costUsd(u, info) : 0);
+  const beat = () => heartbeatLedger(ctx, prior, { attempt, usage: { ...rec.usage } });
+  const timer = ctx ? setInterval(beat, HEARTBEAT_EVERY_MS) : undefined;
+
+  try {
+    const answer = await converse(deps, req, rec, total, beat, ctx?.cancellationSignal);
+    const usage = total();
+    const exchangeRef = await rec.write({ ok: true, text: answer.text, parsed: answer.parsed }, usage);
+    heartbeatLedger(ctx, prior, { attempt, usage: { ...rec.usage }, exchangeRef });
+    const k = req.key;
+    const shaped = await shapeAnswer(deps.store, answer.text, req.outputSchema !== undefined, answer.parsed, `llm-answer-${k.role}-${k.stage}-${k.iteration}-${k.seq}`);
+    return {
+      ...shaped,
+      toolCalls: rec.toolCalls,
+      usage,
+      costUsd: dollars(usage),
+      priced: info !== undefined,
+      model: req.model,
+      provider,
+      scripted,
+      exchangeRef,
+      attempt,
+    };
+  } catch (err) {
+    const cancelled = err instanceof ProviderCallError && err.kind === 'cancelled';
+    if (err instanceof ProviderCallError && isTransient(err)) rec.retried();
+    const type = failureType(err);
+    const usage = total();
+    const exchangeRef = await rec.write({ ok: false, type, message: (err as Error)?.message ?? String(err) }, usage);
+    heartbeatLedger(ctx, prior, { attempt, usage: { ...rec.usage }, exchangeRef });
+    if (cancelled) throw ctx?.cancellationSignal.reason ?? err;
+    const details: LlmFailureDetails = { key: req.key, model: req.model, usage, costUsd: dollars(usage), exchangeRef };
+    if (err instanceof LlmCallError) throw refusalFailure(err, details);
+    if (err instanceof CassetteError) throw refusalFailure(new LlmCallError(LLM_ERROR.cassette, err.message), details);
+    if (err instanceof ProviderCallError) {
+      const ep = scripted ? undefined : safeEndpoint(deps, req.model);
+      throw providerFailure(err, { modelId: req.model, provider, baseUrl: ep?.baseUrl, apiKeyEnv: ep?.apiKeyEnv ?? null }, details);
+    }
+    throw err; // unexpected (store I/O, a bug): an ordinary retryable activity failure
+  } finally {
+    if (timer) clearInterval(timer);
+  }
+}
+
+function failureType(err: unknown): string {
+  if (err instanceof LlmCallError) return err.type;
+  if (err instanceof CassetteError) return LLM_ERROR.cassette;
+  if (err instanceof ProviderCallError) return isTransient(err) ? LLM_ERROR.transient : LLM_ERROR.fatal;
+  return (err as Error)?.name ?? 'Error';
+}
+
+function safeEndpoint(deps: LlmDeps, model: string) {
+  try {
+    return resolveEndpoint(deps.config, deps.env, model);
+  } catch {
+    return undefined;
+  }
+}
+
+interface Answer {
+  text: string;
+  parsed?: unknown;
+}
+
+async function converse(
+  deps: LlmDeps,
+  req: LlmRequest,
+  rec: ExchangeRecorder,
+  spent: () => LlmUsage,
+  beat: () => void,
+  signal: AbortSignal | undefined,
+): Promise<Answer> {
+  const llm = deps.config.llm;
+  const schema = req.outputSchema !== undefined ? lookupSchema(req.outputSchema) : undefined;
+  checkTools(req.tools, deps.tools);
+  if (!req.messages.some((m) => m.role === 'user')) throw new LlmCallError(LLM_ERROR.fatal, 'callLlm: the request has no user message');
+
+  let messages: ResolvedMessage[];
+  try {
+    messages = await resolveMessages(req.messages, deps.store);
+  } catch (err) {
+    throw new LlmCallError(LLM_ERROR.fatal, `callLlm: a message refers to an artifact that cannot be read: ${(err as Error).message}`);
+  }
+  // Provider-independent size of the conversation, grown with tool results and re-asks (budget estimate).
+  let inputChars = messages.reduce((n, m) => n + m.text.length, 0) + (req.tools ? JSON.stringify(req.tools).length : 0);
+  const outputCap = req.maxOutputTokens ?? llm.outputTokensEstimate;
+  const info = modelInfo(llm.models, req.model);
+  const guard = () => {
+    const refusal = budgetRefusal(req.budget, spent(), estimateCall(inputChars, outputCap), info, req.model);
+    if (refusal) throw new LlmCallError(refusal.fatal ? LLM_ERROR.fatal : LLM_ERROR.budget, `budget exhausted at ${callKeyString(req.key)}: ${refusal.message}`);
+  };
+  guard();
+
+  const init: SessionInit = {
+    messages,
+    tools: req.tools,
+    structured: schema ? { name: req.outputSchema!, schema } : undefined,
+    temperature: req.temperature,
+    maxOutputTokens: req.maxOutputTokens,
+  };
+  const session = openSession(deps, req, init);
+
+  let round = 0;
+  let reasks = 0;
+  let purpose: 'answer' | 'tool-round' | 'reask' | 'final-without-tools' = 'answer';
+  for (;;) {
+    const toolsAllowed = !!req.tools?.length && round < llm.maxToolRounds;
+    if (req.tools?.length && !toolsAllowed) purpose = 'final-without-tools';
+    const turn = await rec.send(session, purpose, { toolChoice: toolsAllowed ? 'auto' : 'none', signal });
+    beat();
+
+    if (turn.toolCalls.length && toolsAllowed) {
+      inputChars += await runTools(deps, req, session, turn, round, rec);
+      round++;
+      purpose = 'tool-round';
+      guard();
+      continue;
+    }
+    if (turn.toolCalls.length && session.scripted) {
+      throw new CassetteError(`scripted model: the cassette entry for ${callKeyString(req.key)} calls tools, but the request offers ${req.tools?.length ? `only ${llm.maxToolRounds} tool rounds` : 'no tools'}`);
+    }
+    if (turn.toolCalls.length && !turn.text) {
+      throw new LlmCallError(LLM_ERROR.fatal, `${req.model} kept calling tools after ${round} rounds and gave no answer (raise llm.maxToolRounds?)`);
+    }
+    if (!schema) return { text: turn.text };
+
+    const check = checkAnswer(turn.text, schema, turn.json);
+    if (check.ok) return { text: turn.text, parsed: check.value };
+    if (session.scripted) {
+      throw new LlmCallError(LLM_ERROR.schema, `scripted model: the cassette answer for ${callKeyString(req.key)} does not fit outputSchema "${req.outputSchema}": ${check.error}`);
+    }
+    if (reasks >= llm.structuredRetries) {
+      throw new LlmCallError(LLM_ERROR.schema, `${req.model} gave no answer matching outputSchema "${req.outputSchema}" after ${reasks} re-ask(s): ${check.error}`);
+    }
+    reasks++;
+    rec.retried();
+    const feedback = reaskFeedback(check.error);
+    session.addReask(turn, feedback);
+    inputChars += turn.text.length + feedback.length;
+    purpose = 'reask';
+    guard();
+  }
+}
+
+function lookupSchema(name: string): z.ZodType {
+  try {
+    return llmOutputSchema(name);
+  } catch (err) {
+    throw new LlmCallError(LLM_ERROR.fatal, `callLlm: ${(err as Error).message}`);
+  }
+}
+
+function checkTools(tools: ToolSpec[] | undefined, executors: Record<string, ToolExecutor>): void {
+  const missing = (tools ?? []).map((t) => t.name).filter((n) => !executors[n]);
+  if (missing.length) {
+    throw new LlmCallError(
+      LLM_ERROR.fatal,
+      `callLlm: no executor for tool(s) ${missing.join(', ')} on this worker (it has: ${Object.keys(executors).join(', ') || 'none'}); pass them to createLlmActivities({ tools })`,
+    );
+  }
+}
+
+function openSession(deps: LlmDeps, req: LlmRequest, init: SessionInit): ChatSession {
+  if (isScriptedModel(req.model)) {
+    const file = resolveCassettePath(parseModelId(req.model).model, deps.config.llm.cassettesDir);
+    const cassette = loadCassette(file);
+    const entry = findEntry(cassette, req.key);
+    if (!entry) throw new CassetteError(noMatchMessage(cassette, req.key, file));
+    for (const call of (entry.rounds ?? []).flatMap((r) => r.toolCalls)) {
+      if (!req.tools?.some((t) => t.name === call.name)) {
+        throw new CassetteError(`scripted model: the cassette entry for ${callKeyString(req.key)} in ${file} calls tool "${call.name}", which the request does not offer`);
+      }
+    }
+    return scriptedSession(entry, file);
+  }
+  let ep;
+  try {
+    ep = resolveEndpoint(deps.config, deps.env, req.model);
+  } catch (err) {
+    if (err instanceof EndpointError) throw new LlmCallError(LLM_ERROR.fatal, err.message);
+    throw err;
+  }
+  const missing = missingKey(ep);
+  if (missing) throw new LlmCallError(LLM_ERROR.fatal, `${req.model}: ${missing} is not set; set ${missing} to an API key for provider "${ep.alias}" (see llm.providers in physvec.config.json)`);
+  const common = { alias: ep.alias, model: ep.model, apiKey: ep.apiKey, baseUrl: ep.baseUrl, timeoutMs: ep.timeoutMs, supportsTemperature: ep.info?.supportsTemperature ?? true };
+  return ep.provider.kind === 'gemini' ? geminiSession(common, init) : openAiSession({ ...common, config: ep.provider }, init);
+}
+
+/** Runs a round's tool calls (in parallel), hands the results to the session; returns the characters added. */
+async function runTools(deps: LlmDeps, req: LlmRequest, session: ChatSession, turn: Turn, round: number, rec: ExchangeRecorder): Promise<number> {
+  const offered = new Set((req.tools ?? []).map((t) => t.name));
+  const results = await Promise.all(
+    turn.toolCalls.map(async (call) => {
+      let output: string;
+      if (call.argsError) output = `error: ${call.argsError}`;
+      else if (!offered.has(call.name)) output = `error: there is no tool named "${call.name}"; available: ${[...offered].join(', ')}`;
+      else {
+        try {
+          output = await deps.tools[call.name]!(call.args);
+        } catch (err) {
+          output = `error: the tool failed: ${(err as Error)?.message ?? String(err)}`;
+        }
+      }
+      return { call, output };
+    }),
+  );
+  for (const { call, output } of results) {
+    rec.toolCall({ round, name: call.name, args: call.args, resultPreview: output.slice(0, TOOL_RESULT_PREVIEW_CHARS) }, output);
+  }
+  session.addToolResults(turn, results);
+  return results.reduce((n, r) => n + r.output.length + JSON.stringify(r.call.args ?? null).length, 0);
+}

@@ -1,0 +1,67 @@
+// Cassettes of the scripted model: where `scripted:<spec>` points, loading with validation, and
+// matching a call by (role, stage, iteration, seq) — never by prompt text, so prompts may evolve.
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describeZodError } from '../../lib/errors.js';
+import { repoRoot } from '../../lib/paths.js';
+import { Cassette, type CassetteEntry, type LlmCallKey } from '../../schemas/llm.js';
+
+/**
+ * `scripted:<spec>`: an absolute path; a path with a `/` or ending in `.json`, relative to the
+ * repository root; otherwise a name, read from `<cassettesDir>/<name>.json`.
+ */
+export function resolveCassettePath(spec: string, cassettesDir = 'data/cassettes'): string {
+  if (path.isAbsolute(spec)) return spec;
+  if (spec.includes('/') || spec.endsWith('.json')) return path.resolve(repoRoot, spec);
+  return path.resolve(repoRoot, cassettesDir, `${spec}.json`);
+}
+
+const cache = new Map<string, { mtimeMs: number; cassette: Cassette }>();
+
+export class CassetteError extends Error {
+  override name = 'CassetteError';
+}
+
+/** Read and validate a cassette (cached until the file changes). */
+export function loadCassette(file: string): Cassette {
+  let mtimeMs: number;
+  try {
+    mtimeMs = statSync(file).mtimeMs;
+  } catch {
+    throw new CassetteError(`scripted model: cassette ${file} does not exist (name a file in data/cassettes, or export one with \`physvec cassette export <workflow-id>\`)`);
+  }
+  const hit = cache.get(file);
+  if (hit && hit.mtimeMs === mtimeMs) return hit.cassette;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new CassetteError(`scripted model: cassette ${file} is not valid JSON (${(err as Error).message})`);
+  }
+  const parsed = Cassette.safeParse(raw);
+  if (!parsed.success) throw new CassetteError(`scripted model: invalid cassette\n${describeZodError(parsed.error, file)}`);
+  cache.set(file, { mtimeMs, cassette: parsed.data });
+  return parsed.data;
+}
+
+/**
+ * The entry for a call: among entries with the same role and stage and this iteration (else
+ * iteration "*"), the one whose seq equals the call's seq; an entry without seq has its position
+ * in that group as seq.
+ */
+export function findEntry(cassette: Cassette, key: LlmCallKey): CassetteEntry | undefined {
+  for (const iteration of [key.iteration, '*'] as const) {
+    const group = cassette.entries.filter((e) => e.role === key.role && e.stage === key.stage && e.iteration === iteration);
+    const hit = group.find((e, i) => (e.seq ?? i) === key.seq);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+export function noMatchMessage(cassette: Cassette, key: LlmCallKey, file: string): string {
+  const same = cassette.entries.filter((e) => e.role === key.role && e.stage === key.stage);
+  const near = same.length
+    ? `; it has ${same.length} entr${same.length === 1 ? 'y' : 'ies'} for role "${key.role}" stage "${key.stage}" at iteration(s) ${[...new Set(same.map((e) => JSON.stringify(e.iteration)))].join(', ')}`
+    : `; it has no entry for role "${key.role}" and stage "${key.stage}" at all`;
+  return `scripted model: cassette ${file} has no entry for role "${key.role}", stage "${key.stage}", iteration ${key.iteration}, seq ${key.seq}${near}`;
+}

@@ -1,0 +1,99 @@
+// Physical assertions: variant scripts (main replaced, element functions verbatim — enforced), and
+// the comparison of their printed numbers with the truths, by code. Only qualitative truths that code
+// cannot check are left for an LLM judge.
+import type { ArtifactStore } from '../artifacts/store.js';
+import type { AssertionVerdict, RunDigest, ScriptJob, ScriptSummary } from '../../schemas/pipeline.js';
+import { replaceMain, verifyElementFunctionsUnchanged } from '../../runners/harness/index.js';
+import { parseScript } from '../../runners/structure/index.js';
+import { agentOutputSchemas } from '../../schemas/agent-outputs.js';
+import { parseTruth, compareNumeric, checkProperty } from '../../lib/tasks/truth.js';
+import { readAnswer, type AnswerRef } from './answers.js';
+import { extensionOf, loadStructure } from './script-summary.js';
+
+export async function buildVariantJobs(
+  store: ArtifactStore,
+  input: { summary: ScriptSummary; answer: AnswerRef },
+): Promise<{ jobs: ScriptJob[]; problems: { case: string; problem: string }[] }> {
+  const { structure } = await loadStructure(store, input.summary);
+  const { variants } = await readAnswer(store, input.answer, agentOutputSchemas['variant-mains'], 'assertion variants');
+  const jobs: ScriptJob[] = [];
+  const problems: { case: string; problem: string }[] = [];
+  for (const v of variants) {
+    try {
+      const text = replaceMain(structure, v.main);
+      const changed = verifyElementFunctionsUnchanged(structure, parseScript(text, input.summary.language));
+      if (changed.length) {
+        problems.push({ case: v.case, problem: `the variant changed element functions (${changed.map((c) => c.name).join(', ')}); only main may be replaced` });
+        continue;
+      }
+      const file = `variant_${v.case.replace(/[^a-z0-9]+/gi, '_')}.${extensionOf(input.summary.language)}`;
+      jobs.push({ id: v.case, file, ref: await store.put(text, { name: file }) });
+    } catch (err) {
+      problems.push({ case: v.case, problem: `could not build the variant: ${(err as Error).message}` });
+    }
+  }
+  return { jobs, problems };
+}
+
+/** The last `PHYSVEC_RESULT` value printed, as numbers. */
+export function observedNumbers(results: unknown[]): number[] | undefined {
+  const last = results[results.length - 1];
+  const value = last && typeof last === 'object' && !Array.isArray(last) && 'value' in (last as object) ? (last as { value: unknown }).value : last;
+  if (typeof value === 'number') return [value];
+  if (Array.isArray(value) && value.every((x) => typeof x === 'number')) return value as number[];
+  if (Array.isArray(value) && value.every((x) => typeof x === 'boolean')) return (value as boolean[]).map(Number);
+  if (typeof value === 'boolean') return [Number(value)];
+  return undefined;
+}
+
+export function checkAssertions(input: {
+  cases: { id: string; content: string; truth: string }[];
+  runs: RunDigest[];
+  problems: { case: string; problem: string }[];
+}): { verdicts: AssertionVerdict[]; qualitative: { case: string; content: string; truth: string; output: string }[] } {
+  const verdicts: AssertionVerdict[] = [];
+  const qualitative: { case: string; content: string; truth: string; output: string }[] = [];
+  for (const c of input.cases) {
+    const base = { case: c.id, content: c.content, truth: c.truth };
+    const problem = input.problems.find((p) => p.case === c.id);
+    const run = input.runs.find((r) => r.id === c.id);
+    if (problem || !run) {
+      verdicts.push({ ...base, judge: 'error', method: 'none', reason: problem?.problem ?? 'no variant was written for this case', exitCode: null });
+      continue;
+    }
+    if (run.exitCode !== 0) {
+      verdicts.push({ ...base, judge: 'error', method: 'none', reason: `the variant failed (exit ${run.exitCode}${run.timedOut ? ', timed out' : ''}): ${run.stderrTail.slice(-400)}`, exitCode: run.exitCode });
+      continue;
+    }
+    const observed = observedNumbers(run.results);
+    const truth = parseTruth(c.truth);
+    if (truth.kind === 'numeric' && observed) {
+      const cmp = compareNumeric(observed, truth);
+      verdicts.push({ ...base, judge: cmp.pass ? 'correct' : 'wrong', method: 'numeric', observed: cmp.observed, expected: cmp.expected, reason: `max ${cmp.tolerance.type} error ${cmp.error.toPrecision(3)} vs tolerance ${cmp.tolerance.value}${cmp.note ? ` (${cmp.note})` : ''}`, exitCode: 0 });
+      continue;
+    }
+    if (truth.kind === 'qualitative' && observed) {
+      const cmp = checkProperty(observed, truth);
+      if (cmp) {
+        verdicts.push({ ...base, judge: cmp.pass ? 'correct' : 'wrong', method: 'property', observed: cmp.observed, reason: `${truth.property}: max deviation ${cmp.error.toPrecision(3)} vs tolerance ${cmp.tolerance.value}`, exitCode: 0 });
+        continue;
+      }
+    }
+    if (truth.kind === 'numeric' && !observed) {
+      verdicts.push({ ...base, judge: 'error', method: 'none', reason: 'the variant printed no numeric PHYSVEC_RESULT line', exitCode: 0 });
+      continue;
+    }
+    qualitative.push({ case: c.id, content: c.content, truth: c.truth, output: run.stdoutTail.slice(-2000) });
+    verdicts.push({ ...base, judge: 'undetermined', method: 'llm', observed, reason: 'awaiting the qualitative judge', exitCode: 0 });
+  }
+  return { verdicts, qualitative };
+}
+
+export async function mergeQualitative(store: ArtifactStore, input: { verdicts: AssertionVerdict[]; answer: AnswerRef }): Promise<AssertionVerdict[]> {
+  const { verdicts } = await readAnswer(store, input.answer, agentOutputSchemas['qualitative-verdicts'], 'qualitative verdicts');
+  return input.verdicts.map((v) => {
+    if (v.method !== 'llm') return v;
+    const j = verdicts.find((x) => x.case === v.case);
+    return j ? { ...v, judge: j.judge, reason: `LLM judge: ${j.reason}` } : v;
+  });
+}

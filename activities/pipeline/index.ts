@@ -1,0 +1,89 @@
+// The reproduction workflow's own activities. Light ones run on the orchestration queue; `runJob`
+// runs generated scripts in the sandbox on the simulation queue.
+import type { ArtifactStore } from '../artifacts/store.js';
+import type { ScriptSummary, TaskContext } from '../../schemas/pipeline.js';
+import type { ToolSpec } from '../../schemas/llm.js';
+import { agentOutputSchemas } from '../../schemas/agent-outputs.js';
+import { readAnswer, type AnswerRef } from './answers.js';
+import { summarizeScript, type ScriptLanguage } from './script-summary.js';
+import { prepareTask, type PrepareInput } from './prepare-task.js';
+import { buildUnitJobs, buildLevelJobs, fullScriptJob, judgeProgramming } from './programming.js';
+import { applyRepair } from './repair.js';
+import { buildVariantJobs, checkAssertions, mergeQualitative } from './assertions.js';
+import { scoreRubric } from './rubric.js';
+import { buildConvergenceJob, convergenceStep } from './convergence.js';
+import { writeReport, type ReportInput } from './report.js';
+import { runJob, type RunSandbox } from './run-job.js';
+import type { BackgroundFunction } from '../../schemas/script-structure.js';
+
+export interface PipelineDeps {
+  store: ArtifactStore;
+  /** Is a toolchain profile installed here (for the substitution decision)? */
+  profileAvailable?: (profile: string) => Promise<boolean>;
+  /** Background functions of the verifier library for a profile. */
+  background?: (profile: string) => Promise<{ functions: BackgroundFunction[]; names: string[] }>;
+  /** The retrieval tool's spec, if a knowledge base is wired. */
+  retrieveSpec?: ToolSpec;
+}
+
+export const NO_RETRIEVAL: ToolSpec = {
+  name: 'retrieve',
+  description: 'Search the offline documentation of the simulation toolchains (knowledge base not built: returns nothing).',
+  parameters: { type: 'object', properties: { query: { type: 'string' }, toolchain: { type: 'string' } }, required: ['query'], additionalProperties: false },
+};
+
+export function createPipelineActivities(deps: PipelineDeps) {
+  const { store } = deps;
+  const available = deps.profileAvailable ?? (async () => false);
+  return {
+    async prepareTask(input: PrepareInput): Promise<TaskContext> {
+      const ctx = await prepareTask(store, input, available);
+      if (deps.background) {
+        const bg = await deps.background(ctx.profile);
+        if (bg.functions.length) {
+          ctx.backgroundRef = await store.put(bg.functions.map((f) => f.source).join('\n\n'), { name: 'verifier-library.txt' });
+          ctx.backgroundNames = bg.names;
+        }
+      }
+      return ctx;
+    },
+    async retrieveToolSpec(): Promise<ToolSpec> {
+      return deps.retrieveSpec ?? NO_RETRIEVAL;
+    },
+    async acceptScript(input: { answer: AnswerRef; language: ScriptLanguage }): Promise<ScriptSummary> {
+      const { script } = await readAnswer(store, input.answer, agentOutputSchemas.script, 'script');
+      return summarizeScript(store, script, input.language);
+    },
+    async acceptScriptText(input: { script: string; language: ScriptLanguage }): Promise<ScriptSummary> {
+      return summarizeScript(store, input.script, input.language);
+    },
+    async buildUnitJobs(input: { summary: ScriptSummary; answer: AnswerRef; profile: string }) {
+      const bg = deps.background ? await deps.background(input.profile) : { functions: [] };
+      return buildUnitJobs(store, { ...input, background: bg.functions });
+    },
+    buildLevelJobs: (input: { summary: ScriptSummary }) => buildLevelJobs(store, input),
+    fullScriptJob: (input: { summary: ScriptSummary }) => fullScriptJob(store, input),
+    judgeProgramming: (input: Parameters<typeof judgeProgramming>[1]) => judgeProgramming(store, input),
+    applyRepair: (input: Parameters<typeof applyRepair>[1]) => applyRepair(store, input),
+    buildVariantJobs: (input: Parameters<typeof buildVariantJobs>[1]) => buildVariantJobs(store, input),
+    async checkAssertions(input: Parameters<typeof checkAssertions>[0]) {
+      return checkAssertions(input);
+    },
+    mergeQualitative: (input: Parameters<typeof mergeQualitative>[1]) => mergeQualitative(store, input),
+    scoreRubric: (input: Parameters<typeof scoreRubric>[1]) => scoreRubric(store, input),
+    buildConvergenceJob: (input: Parameters<typeof buildConvergenceJob>[1]) => buildConvergenceJob(store, input),
+    async convergenceStep(input: Parameters<typeof convergenceStep>[0]) {
+      return convergenceStep(input);
+    },
+    writeReport: (input: ReportInput) => writeReport(store, input),
+  };
+}
+
+export function createSimulationPipelineActivities(store: ArtifactStore, runSandbox: RunSandbox) {
+  return {
+    runJob: (input: Parameters<typeof runJob>[2]) => runJob(store, runSandbox, input),
+  };
+}
+
+export type PipelineActivities = ReturnType<typeof createPipelineActivities>;
+export type SimulationPipelineActivities = ReturnType<typeof createSimulationPipelineActivities>;

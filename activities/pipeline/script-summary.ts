@@ -1,0 +1,28 @@
+// Store a script and summarise its structure (element functions, run_ call order, problems).
+import type { ArtifactStore } from '../artifacts/store.js';
+import type { ScriptSummary } from '../../schemas/pipeline.js';
+import type { ScriptStructure } from '../../schemas/script-structure.js';
+import { inspectScript, parseScript } from '../../runners/structure/index.js';
+
+export type ScriptLanguage = 'python' | 'julia';
+
+export function extensionOf(language: ScriptLanguage): string {
+  return language === 'julia' ? 'jl' : 'py';
+}
+
+export async function summarizeScript(store: ArtifactStore, script: string, language: ScriptLanguage): Promise<ScriptSummary> {
+  const { structure, problems } = inspectScript(script, language);
+  const scriptRef = await store.put(script, { name: `script.${extensionOf(language)}`, mediaType: 'text/plain' });
+  return {
+    scriptRef,
+    language,
+    elementFunctions: structure?.elementFunctions.map((f) => ({ name: f.name, category: f.category })) ?? [],
+    runFunctions: structure?.runFunctions.map((r) => ({ name: r.name, calls: r.calls.map((c) => c.name) })) ?? [],
+    problems: problems.map((p) => ('line' in p && p.line ? `line ${p.line}: ${p.message}` : p.message)),
+  };
+}
+
+export async function loadStructure(store: ArtifactStore, summary: ScriptSummary): Promise<{ source: string; structure: ScriptStructure }> {
+  const source = await store.getText(summary.scriptRef);
+  return { source, structure: parseScript(source, summary.language) };
+}

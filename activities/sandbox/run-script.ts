@@ -1,0 +1,70 @@
+// The Temporal face of the sandbox: one activity, runScript, for the simulation queue.
+// - heartbeats carry {elapsedMs, stdoutBytes, stderrBytes}, so a dead worker is noticed within the
+//   heartbeat timeout and the run is retried elsewhere;
+// - cancellation (workflow cancelled, activity timed out) kills the whole sandbox and reports the
+//   activity as cancelled;
+// - worker shutdown kills the sandbox and fails the attempt *retryably*, so another worker reruns it
+//   at once instead of waiting for a timeout;
+// - a malformed request or an absent toolchain is a non-retryable failure naming the problem.
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { ArtifactStore, artifactStore } from '../artifacts/store.js';
+import { BadInputError } from '../../lib/errors.js';
+import type { SandboxRequestInput, SandboxResult } from '../../schemas/sandbox.js';
+import { parseSandboxRequest, runSandboxed, SandboxCancelledError, RunnerUnavailableError } from '../../runners/sandbox/index.js';
+
+export interface SandboxActivityOptions {
+  /** How often the running sandbox heartbeats (default 5 s; the SDK throttles what reaches the server). */
+  heartbeatMs?: number;
+}
+
+/** Failure type of an attempt cut short by worker shutdown; retryable by design. */
+export const WORKER_SHUTDOWN_FAILURE = 'WorkerShutdown';
+
+export function createSandboxActivities(store: ArtifactStore = artifactStore(), opts: SandboxActivityOptions = {}) {
+  return {
+    async runScript(request: SandboxRequestInput): Promise<SandboxResult> {
+      const ctx = Context.current();
+      let req;
+      try {
+        req = parseSandboxRequest(request);
+      } catch (err) {
+        if (err instanceof BadInputError) {
+          throw ApplicationFailure.create({ type: 'BadInputError', message: err.message, nonRetryable: true, details: [{ field: err.fieldPath ?? null }] });
+        }
+        throw err;
+      }
+      ctx.heartbeat({ phase: 'starting', label: req.label ?? null });
+      try {
+        return await runSandboxed(req, {
+          store,
+          signal: ctx.cancellationSignal,
+          heartbeatMs: opts.heartbeatMs,
+          onHeartbeat: (info) => ctx.heartbeat(info),
+        });
+      } catch (err) {
+        if (err instanceof SandboxCancelledError) throw cancellationFailure(err, ctx.cancellationSignal.reason);
+        if (err instanceof RunnerUnavailableError) {
+          throw ApplicationFailure.create({ type: 'RunnerUnavailableError', message: err.message, nonRetryable: true });
+        }
+        throw err;
+      }
+    },
+  };
+}
+
+export type SandboxActivities = ReturnType<typeof createSandboxActivities>;
+
+function cancellationFailure(err: SandboxCancelledError, reason: unknown): Error {
+  const summary = { runId: err.result.runId, durationMs: Math.round(err.result.durationMs), stderrTail: err.result.stderrTail.slice(-1000) };
+  if (reason instanceof CancelledFailure && reason.message === 'WORKER_SHUTDOWN') {
+    return ApplicationFailure.create({
+      type: WORKER_SHUTDOWN_FAILURE,
+      message: `the worker shut down during sandbox run ${err.result.runId}; its processes were killed and the run will be retried`,
+      nonRetryable: false,
+      details: [summary],
+    });
+  }
+  // Rethrowing the SDK's own CancelledFailure makes the attempt end as cancelled (or timed out).
+  return reason instanceof CancelledFailure ? reason : new CancelledFailure(err.message, [summary]);
+}

@@ -1,0 +1,117 @@
+// `physvec tasks validate <dataset-root> [--json] [--run]`: loads every task and rubric file of a
+// dataset (QMP-Bench as published, or our own suite) and says, per task, what it has and lacks.
+// Exit codes (DESIGN §9): 0 every file valid, 2 bad input (an invalid file, or no dataset at the path).
+import type { Command } from 'commander';
+import { BadInputError } from '../../lib/errors.js';
+import { loadDataset, type LoadedDataset } from '../../lib/tasks/dataset.js';
+import { formatProblem } from '../../lib/tasks/problems.js';
+import { validationReport, type TaskValidationLine, type ValidationReport } from '../../lib/tasks/validation-report.js';
+
+export const EXIT_OK = 0;
+export const EXIT_BAD_INPUT = 2;
+
+export interface TasksValidateOptions {
+  json?: boolean;
+  run?: boolean;
+}
+
+/** Runs the validated tasks (wired by the lead); returns the exit code of the whole command. */
+export type RunValidatedTasks = (
+  dataset: LoadedDataset,
+  report: ValidationReport,
+  opts: { json: boolean; out: (line: string) => void },
+) => Promise<number>;
+
+export interface TasksCommandDeps {
+  runValidatedTasks?: RunValidatedTasks;
+  out?: (line: string) => void;
+  err?: (line: string) => void;
+  setExitCode?: (code: number) => void;
+}
+
+export function register(program: Command, deps: TasksCommandDeps = {}): void {
+  const tasks = program.command('tasks').description('inspect QMP-Bench style task datasets');
+  tasks
+    .command('validate')
+    .description(
+      'load every task file and rubric of a dataset; per task: topic, figure, TeX source found or not published, ' +
+        'rubric NormCheck, and counts of limiting/convergence/scientific cases',
+    )
+    .argument('<dataset-root>', 'QMP-Bench Paper_dataset folder, or a physvec repo root (data/tasks/<topic>/*.json)')
+    .option('--json', 'print one JSON document on stdout, nothing else')
+    .option('--run', 'after validation, run every valid task (hands the dataset to the reproduction runner)')
+    .addHelpText('after', '\nExit codes: 0 every file valid; 2 bad input (invalid task or rubric file, or no dataset there).')
+    .action(async (root: string, opts: TasksValidateOptions) => {
+      const code = await tasksValidate(root, opts, deps);
+      (deps.setExitCode ?? ((c: number) => (process.exitCode = c)))(code);
+    });
+}
+
+/** The command itself, callable without commander; returns the exit code. */
+export async function tasksValidate(root: string, opts: TasksValidateOptions, deps: TasksCommandDeps = {}): Promise<number> {
+  const out = deps.out ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const err = deps.err ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const json = opts.json === true;
+  if (opts.run && !deps.runValidatedTasks) {
+    err('--run: not wired yet');
+    return EXIT_BAD_INPUT;
+  }
+  let dataset: LoadedDataset;
+  try {
+    dataset = await loadDataset(root);
+  } catch (e) {
+    if (!(e instanceof BadInputError)) throw e;
+    if (json) out(JSON.stringify({ ok: false, root, error: e.message }, null, 2));
+    else err(e.message);
+    return EXIT_BAD_INPUT;
+  }
+  const report = validationReport(dataset);
+  if (opts.run && deps.runValidatedTasks) {
+    if (!json) printReport(report, out);
+    return deps.runValidatedTasks(dataset, report, { json, out });
+  }
+  if (json) out(JSON.stringify(report, null, 2));
+  else printReport(report, out);
+  return report.ok ? EXIT_OK : EXIT_BAD_INPUT;
+}
+
+function printReport(report: ValidationReport, out: (line: string) => void): void {
+  const width = (f: (l: TaskValidationLine) => string) => Math.max(0, ...report.tasks.map((l) => f(l).length));
+  const idW = width((l) => l.id);
+  const topicW = width((l) => l.topic ?? '?');
+  const figW = width((l) => l.figure ?? '?');
+  const rubricW = width(rubricColumn);
+  for (const l of report.tasks) out(formatLine(l, [idW, topicW, figW, rubricW]));
+  for (const r of report.rubricFiles.filter((r) => r.referencedBy.length === 0)) {
+    const state = !r.valid ? (r.normCheck && !r.normCheck.ok ? 'NormCheck failed' : 'invalid') : 'ok';
+    out(`rubric not used by any task: ${r.file} (${state})`);
+  }
+  const s = report.summary;
+  const topics = Object.entries(s.byTopic).map(([t, n]) => `${t} ${n}`).join(', ');
+  out(
+    `${s.taskFiles} task files (${topics}): ${s.valid} valid, ${s.invalid} invalid; ` +
+      `source found ${s.sourceFound}, not published ${s.sourceNotPublished}; ` +
+      `rubric ok ${s.rubric.ok}, NormCheck failed ${s.rubric['NormCheck failed']}, invalid ${s.rubric.invalid}, not published ${s.rubric['not published']}; ` +
+      `${s.errors} errors, ${s.warnings} warnings`,
+  );
+  for (const p of report.problems) out(`${p.severity}: ${formatProblem(p)}`);
+}
+
+function formatLine(l: TaskValidationLine, [idW, topicW, figW, rubricW]: number[]): string {
+  const head = `${l.id.padEnd(idW!)}  ${(l.topic ?? '?').padEnd(topicW!)}  ${(l.figure ?? '?').padEnd(figW!)}`;
+  if (!l.counts) return `${head}  INVALID (see errors below)`;
+  const source = `source ${l.source}`;
+  const cases = `limiting ${l.counts.limitingCases}, convergence ${l.counts.convergenceCases}, scientific ${l.counts.scientificResults}`;
+  return `${head}  ${source.padEnd('source not published'.length)}  ${rubricColumn(l).padEnd(rubricW!)}  ${cases}`;
+}
+
+function rubricColumn(l: TaskValidationLine): string {
+  if (!l.counts) return '';
+  if (l.rubric === 'not published') return 'rubric not published';
+  const detail = l.normCheckTotal === null ? '' : ` (${l.counts.rubricLeaves} leaves, NormCheck total ${fmt(l.normCheckTotal)})`;
+  return `rubric ${l.rubric}${detail}`;
+}
+
+function fmt(x: number): string {
+  return Number(x.toFixed(6)).toString();
+}

@@ -1,0 +1,33 @@
+// Which installed Python packages feed the corpus, per toolchain. Julia ITensors and ORCA have no
+// introspectable Python API: their documentation comes in as manuals (see data/kb/manual/README.md).
+import type { KbToolchain } from '../../schemas/kb.js';
+
+export interface PythonSource {
+  toolchain: KbToolchain;
+  /** `import_name=distribution` pairs (distribution defaults to the import name). */
+  packages: string[];
+}
+
+export const PYTHON_SOURCES: PythonSource[] = [
+  { toolchain: 'tenpy', packages: ['tenpy=physics-tenpy'] },
+  { toolchain: 'netket', packages: ['netket'] },
+  { toolchain: 'qiskit', packages: ['qiskit', 'qiskit_aer=qiskit-aer'] },
+  { toolchain: 'pyscf', packages: ['pyscf'] },
+];
+
+export function distributionOf(spec: string): string {
+  const [importName, dist] = spec.split('=');
+  return dist ?? importName!;
+}
+
+/**
+ * Per-toolchain caps. The largest here (qiskit, pyscf) have ~4-6k documented public symbols; the caps
+ * bound a future much larger package without cutting today's ones, and keep one docstring from
+ * dominating (a few qiskit/pyscf module docstrings are long reference pages).
+ */
+export const INTROSPECT_LIMITS = {
+  maxSymbols: 8000,
+  maxDocChars: 12000,
+  /** Seconds per toolchain before the walk stops and reports itself truncated. */
+  timeBudgetSeconds: 90,
+} as const;

@@ -1,0 +1,66 @@
+// How documentation text and queries become search terms. API docs are full of identifiers
+// (`chi_max`, `TwoSiteDMRGEngine`, `qiskit.quantum_info.SparsePauliOp`), while questions use words
+// ("chi max", "two site DMRG", "sparse Pauli operator"); emitting an identifier both whole and in its
+// pieces lets either spelling meet the other.
+
+import { porterStem } from './porter.js';
+
+const STOPWORDS = new Set(
+  (
+    'a an and are as at be by can do does for from how i if in into is it its me my of on or so such that the their then ' +
+    'there these this to use used uses using was what when where which who why will with you your want get set ' +
+    'should would could we our via per each'
+  ).split(' '),
+);
+
+// One raw token: letters/digits with the joiners of identifiers (`_` and `.`) kept, so that
+// `tenpy.algorithms.dmrg.run` and `chi_max` survive as units before being split further.
+const RAW_TOKEN = /[A-Za-z0-9_.]+/g;
+
+function camelPieces(word: string): string[] {
+  return word
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(' ')
+    .filter(Boolean);
+}
+
+/** Splits text into terms: whole identifiers plus their dotted, snake_case and CamelCase pieces. */
+const PLAIN_WORD = /^[a-z0-9]+$/;
+
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(RAW_TOKEN)) {
+    let raw = match[0];
+    // Most tokens in prose are plain lowercase words: skip the identifier splitting for them.
+    if (PLAIN_WORD.test(raw)) {
+      out.push(raw);
+      continue;
+    }
+    raw = raw.replace(/^[._]+|[._]+$/g, '');
+    if (!raw) continue;
+    const dotted = raw.split('.').filter(Boolean);
+    for (const part of dotted) {
+      const snake = part.split('_').filter(Boolean);
+      if (snake.length > 1) out.push(part);
+      for (const piece of snake) {
+        const camel = camelPieces(piece);
+        if (camel.length > 1) out.push(piece);
+        out.push(...camel);
+      }
+    }
+  }
+  return out;
+}
+
+/** English words are stemmed; identifiers (`chi_max`, `mp2`) stay exact. */
+export function stem(term: string): string {
+  return /^[a-z]+$/.test(term) ? porterStem(term) : term;
+}
+
+/** MiniSearch's processTerm: lowercase, drop stopwords and one-letter noise, stem. */
+export function processTerm(term: string): string | null {
+  const t = term.toLowerCase();
+  if (t.length < 2 || STOPWORDS.has(t)) return null;
+  return stem(t);
+}

@@ -1,0 +1,56 @@
+// Reads a JSON input file the way the published dataset needs: UTF-8 (non-ASCII allowed), an optional
+// BOM, Windows line endings. Failures come back as problems naming the file and, for syntax errors,
+// the line and column.
+import { readFile } from 'node:fs/promises';
+import { jsonSyntaxErrorOffset } from './json-syntax.js';
+import { errorAt } from './problems.js';
+import type { Problem } from '../../schemas/task.js';
+
+export interface JsonFileContent {
+  value: unknown;
+  bom: boolean;
+  crlf: boolean;
+}
+
+export type JsonFileResult = ({ ok: true } & JsonFileContent) | { ok: false; problem: Problem };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+export async function readJsonFile(file: string): Promise<JsonFileResult> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const what = code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a directory, expected a JSON file' : String(err);
+    return { ok: false, problem: errorAt(file, what) };
+  }
+  return parseJsonBytes(bytes, file);
+}
+
+export function parseJsonBytes(bytes: Uint8Array, file: string): JsonFileResult {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return { ok: false, problem: errorAt(file, 'not valid UTF-8 text; save the file as UTF-8') };
+  }
+  const bom = text.charCodeAt(0) === 0xfeff;
+  if (bom) text = text.slice(1);
+  try {
+    return { ok: true, value: JSON.parse(text), bom, crlf: text.includes('\r\n') };
+  } catch (err) {
+    return { ok: false, problem: errorAt(file, `invalid JSON: ${describeSyntaxError(err as Error, text)}`) };
+  }
+}
+
+/** The parser's reason, located by line and column (Node 20 does not always give a position). */
+function describeSyntaxError(err: Error, text: string): string {
+  const reason = err.message.replace(/\s*in JSON at position \d+.*$/, '').replace(/, .* is not valid JSON$/s, '');
+  const pos = jsonSyntaxErrorOffset(text);
+  if (pos === undefined) return err.message;
+  const before = text.slice(0, pos);
+  const line = before.split('\n').length;
+  const column = pos - before.lastIndexOf('\n');
+  return `${reason} at line ${line} column ${column}`;
+}

@@ -1,0 +1,35 @@
+// Topic names: ours are the paper's (dmrg, nqs, qsim) plus dft; QMP-Bench's folders say nnwf and qcmb.
+// Both spellings are accepted everywhere and mapped both ways.
+import type { Topic } from '../../schemas/task.js';
+
+const ALIASES: Readonly<Record<string, Topic>> = {
+  dmrg: 'dmrg',
+  nqs: 'nqs',
+  nnwf: 'nqs',
+  qsim: 'qsim',
+  qcmb: 'qsim',
+  dft: 'dft',
+};
+
+/** The folder name QMP-Bench uses for each topic (dft is ours only and keeps its name). */
+const DATASET_FOLDER: Readonly<Record<Topic, string>> = { dmrg: 'dmrg', nqs: 'nnwf', qsim: 'qcmb', dft: 'dft' };
+
+export const TOPIC_ALIASES = ALIASES;
+
+/** Canonical topic for a name in either spelling (case-insensitive), or undefined if unknown. */
+export function canonicalTopic(name: string): Topic | undefined {
+  return Object.hasOwn(ALIASES, name.toLowerCase()) ? ALIASES[name.toLowerCase()] : undefined;
+}
+
+export function datasetFolderOf(topic: Topic): string {
+  return DATASET_FOLDER[topic];
+}
+
+/** Every name (canonical and alias) that means this topic. */
+export function topicNames(topic: Topic): string[] {
+  return Object.keys(ALIASES).filter((k) => ALIASES[k] === topic);
+}
+
+export function describeKnownTopics(): string {
+  return 'dmrg, nqs (= nnwf), qsim (= qcmb), dft';
+}

@@ -1,0 +1,14 @@
+// File names the verifiers' reports refer to; the same as the authors' pipeline uses.
+import type { ScriptLanguage } from '../../schemas/script-structure.js';
+
+export function scriptExtension(language: ScriptLanguage): 'py' | 'jl' {
+  return language === 'python' ? 'py' : 'jl';
+}
+
+export function unitHarnessFileName(functionName: string, language: ScriptLanguage): string {
+  return `verify_${functionName}_unittest.${scriptExtension(language)}`;
+}
+
+export function integrationLevelFileName(runFunction: string, level: number, language: ScriptLanguage): string {
+  return `integrate_${runFunction}_level-${level}_integtest.${scriptExtension(language)}`;
+}

@@ -1,0 +1,38 @@
+// Python runs on the project venv (numpy, scipy, tenpy, netket, qiskit, pyscf are installed there).
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { venvDir, venvPython } from '../../lib/paths.js';
+import { findExecutable } from './find-executable.js';
+import { probeVersion, type RunnerProfile } from './profile.js';
+
+export const pythonProfile: RunnerProfile = {
+  language: 'python',
+  async resolve() {
+    const exe = findExecutable('python', venvPython);
+    if (!exe) return { available: false, reason: `the project venv's python is missing at ${venvPython} (run scripts/bootstrap.sh)` };
+    // The venv's python is a symlink into the base installation (e.g. pyenv under /root), which
+    // the unprivileged user must also be able to read.
+    const basePrefix = path.dirname(path.dirname(realpathSync(exe)));
+    const version = await probeVersion(exe, ['--version'], /Python\s+(\S+)/);
+    return {
+      available: true,
+      runner: {
+        language: 'python',
+        executable: exe,
+        version,
+        argv: (entry, args) => [exe, '-u', entry, ...args],
+        readPaths: [venvDir, basePrefix],
+        pathDirs: [path.dirname(exe)],
+        env: ({ privateDir }) => ({
+          PYTHONUNBUFFERED: '1',
+          PYTHONDONTWRITEBYTECODE: '1',
+          PYTHONNOUSERSITE: '1',
+          MPLBACKEND: 'Agg',
+          MPLCONFIGDIR: path.join(privateDir, 'matplotlib'),
+          NUMBA_CACHE_DIR: path.join(privateDir, 'numba'),
+          JAX_PLATFORMS: 'cpu',
+        }),
+      },
+    };
+  },
+};

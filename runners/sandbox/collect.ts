@@ -1,0 +1,65 @@
+// Files a run produced, stored in the artifact store. Only regular, singly-linked files are read
+// (never symlinks: a script could point one at a root-only file), the inputs and the sandbox's own
+// scratch are skipped, and size and count are capped so the result stays payload-sized.
+import { lstat, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { ArtifactStore } from '../../activities/artifacts/store.js';
+import { SANDBOX_PRIVATE_DIR, type ProducedFile, type SkippedFile } from '../../schemas/sandbox.js';
+import { matchesAny } from './glob.js';
+import { mediaTypeOf } from './media-type.js';
+
+export const MAX_COLLECTED_FILE_BYTES = 20 * 1024 * 1024;
+export const MAX_COLLECTED_FILES = 32;
+const MAX_SKIPPED_LISTED = 16;
+const MAX_WALK_ENTRIES = 20_000;
+
+export interface CollectOptions {
+  inputs: ReadonlySet<string>;
+  globs?: readonly string[];
+}
+
+async function walk(dir: string, rel: string, out: { rel: string; abs: string }[]): Promise<void> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  entries.sort((a, b) => a.name.localeCompare(b.name));
+  for (const e of entries) {
+    if (out.length >= MAX_WALK_ENTRIES) return;
+    const r = rel ? `${rel}/${e.name}` : e.name;
+    if (!rel && e.name === SANDBOX_PRIVATE_DIR) continue;
+    const abs = path.join(dir, e.name);
+    if (e.isDirectory()) await walk(abs, r, out);
+    else out.push({ rel: r, abs });
+  }
+}
+
+export async function collectProducedFiles(
+  workDir: string,
+  store: ArtifactStore,
+  opts: CollectOptions,
+): Promise<{ files: ProducedFile[]; skipped: SkippedFile[] }> {
+  const found: { rel: string; abs: string }[] = [];
+  await walk(workDir, '', found);
+  const files: ProducedFile[] = [];
+  const skipped: SkippedFile[] = [];
+  const skip = (s: SkippedFile) => {
+    if (skipped.length < MAX_SKIPPED_LISTED) skipped.push(s);
+  };
+  for (const { rel, abs } of found) {
+    if (opts.inputs.has(rel)) continue;
+    if (opts.globs && !matchesAny(rel, opts.globs)) continue;
+    const st = await lstat(abs);
+    if (!st.isFile()) skip({ path: rel, bytes: 0, reason: 'not-a-regular-file' });
+    else if (st.nlink > 1) skip({ path: rel, bytes: st.size, reason: 'linked' });
+    else if (st.size > MAX_COLLECTED_FILE_BYTES) skip({ path: rel, bytes: st.size, reason: 'too-large' });
+    else if (files.length >= MAX_COLLECTED_FILES) skip({ path: rel, bytes: st.size, reason: 'too-many' });
+    else {
+      const mediaType = mediaTypeOf(rel);
+      files.push({ path: rel, ref: await store.putFile(abs, { name: rel, ...(mediaType ? { mediaType } : {}) }) });
+    }
+  }
+  return { files, skipped };
+}

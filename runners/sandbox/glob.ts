@@ -1,0 +1,19 @@
+// Minimal glob for work-dir paths: `**` spans directories, `*` and `?` stay within one segment.
+export function globToRegExp(glob: string): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*' && glob[i + 1] === '*') {
+      const slash = glob[i + 2] === '/';
+      re += slash ? '(?:.*/)?' : '.*';
+      i += slash ? 2 : 1;
+    } else if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+export function matchesAny(p: string, globs: readonly string[]): boolean {
+  return globs.some((g) => globToRegExp(g).test(p));
+}

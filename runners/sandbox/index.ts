@@ -1,0 +1,7 @@
+// The sandbox's public surface.
+export { runSandboxed, parseSandboxRequest, newRunId, SandboxCancelledError, type RunSandboxOptions } from './run.js';
+export { probeIsolation, type IsolationProbe } from './probe.js';
+export { planIsolation, isolationModeFromEnv, type IsolationMode, type IsolationPlan } from './plan.js';
+export { HOST_ENV_PASSTHROUGH, buildSandboxEnv } from './env.js';
+export { sandboxRoot } from './workdir.js';
+export { availableRunners, runnerFor, RunnerUnavailableError, type RunnerAvailability } from '../languages/index.js';

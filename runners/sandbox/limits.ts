@@ -1,0 +1,36 @@
+// Resource caps, applied with prlimit and inherited by every process of the run.
+//
+// Memory is capped with RLIMIT_DATA (heap and private writable mappings, Linux >= 4.7), not
+// RLIMIT_AS: address space also counts shared libraries and reserved-but-untouched regions, and
+// importing jax + qiskit_aer alone reserves ~3.2 GB of it (with RLIMIT_AS = 3 GiB `import
+// qiskit_aer` fails with "failed to map segment"), while their data stays under 1 GB. A 4 GiB
+// array under a 3 GiB RLIMIT_DATA is refused with MemoryError, which is what a script author
+// expects from a memory limit.
+import type { SandboxRequest } from '../../schemas/sandbox.js';
+
+const MiB = 1024 * 1024;
+/** No single file written by a script may exceed this (SIGXFSZ); keeps a runaway writer off the disk. */
+export const MAX_FILE_BYTES = 4096 * MiB;
+/** Seconds between RLIMIT_CPU's soft (SIGXCPU, catchable) and hard (SIGKILL) limits. */
+const CPU_GRACE_S = 5;
+
+export type Limits = Pick<SandboxRequest, 'memoryMb' | 'cpuSeconds' | 'maxProcesses'>;
+
+export function prlimitArgs(prlimit: string, limits: Limits): string[] {
+  const data = limits.memoryMb * MiB;
+  const args = [
+    prlimit,
+    `--data=${data}:${data}`,
+    `--nproc=${limits.maxProcesses}:${limits.maxProcesses}`,
+    `--fsize=${MAX_FILE_BYTES}:${MAX_FILE_BYTES}`,
+    '--core=0:0',
+  ];
+  if (limits.cpuSeconds !== undefined) args.push(`--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + CPU_GRACE_S}`);
+  args.push('--');
+  return args;
+}
+
+/** Size of the in-memory /tmp and /dev/shm (tmpfs pages are not charged to RLIMIT_DATA, so they get their own cap). */
+export function tmpfsBytes(limits: Limits): number {
+  return Math.min(1024, Math.max(64, Math.floor(limits.memoryMb / 2))) * MiB;
+}

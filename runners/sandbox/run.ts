@@ -1,0 +1,303 @@
+// Run one untrusted script: prlimit (caps) → bwrap (namespaces, read-only root) → setpriv (a
+// run-specific unprivileged uid) → the interpreter. Whatever the host lacks is run without and
+// reported in `result.isolation`; the wall-clock timeout, the environment allow-list and bounded
+// output capture always apply.
+import { execFile, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import os, { constants as osConstants } from 'node:os';
+import path from 'node:path';
+import { ArtifactStore, artifactStore } from '../../activities/artifacts/store.js';
+import { badInputFromZod } from '../../lib/errors.js';
+import { artifactsDir, repoRoot, stateDir } from '../../lib/paths.js';
+import {
+  SandboxRequest,
+  type CapturedStream,
+  type KilledReason,
+  type SandboxHeartbeat,
+  type SandboxRequestInput,
+  type SandboxResult,
+} from '../../schemas/sandbox.js';
+import { runnerFor } from '../languages/index.js';
+import type { ResolvedRunner } from '../languages/profile.js';
+import { collectProducedFiles } from './collect.js';
+import { buildSandboxEnv } from './env.js';
+import { prlimitArgs, tmpfsBytes } from './limits.js';
+import { bwrapMountArgs } from './mounts.js';
+import { HeadTailCapture } from './output-capture.js';
+import { isolationModeFromEnv, planIsolation, withoutPrivilegeDrop, type IsolationMode, type IsolationPlan } from './plan.js';
+import { namespaceFlags, probeIsolation, type IsolationProbe } from './probe.js';
+import { killRun } from './process-tree.js';
+import { allocateSandboxUid, releaseSandboxUid } from './uid.js';
+import { chownTree, createWorkDir, keepWorkDirs, removeWorkDir, writeInputs } from './workdir.js';
+
+export interface RunSandboxOptions {
+  signal?: AbortSignal;
+  onHeartbeat?: (info: SandboxHeartbeat) => void;
+  store?: ArtifactStore;
+  /** 'none' switches isolation off (tests, debugging); default from PHYSVEC_SANDBOX_ISOLATION, else 'auto'. */
+  isolation?: IsolationMode;
+  /** What the host offers; tests pass a reduced probe to exercise the fallbacks. Default: probed once per process. */
+  probe?: IsolationProbe;
+  heartbeatMs?: number;
+  /** Past this many bytes on stdout+stderr together the run is killed (the captured part is kept). */
+  killAfterOutputBytes?: number;
+}
+
+export class SandboxCancelledError extends Error {
+  override name = 'SandboxCancelledError';
+  constructor(readonly result: SandboxResult, readonly reason: unknown) {
+    super(`sandbox run ${result.runId} was cancelled after ${Math.round(result.durationMs)} ms and its processes were killed`);
+  }
+}
+
+const TAIL_BYTES = 6 * 1024;
+const RESULT_BUDGET_BYTES = 15 * 1024;
+const MIN_TAIL_CHARS = 512;
+const DEFAULT_HEARTBEAT_MS = 5_000;
+const DEFAULT_KILL_AFTER_OUTPUT = 1024 * 1024 * 1024;
+/** After the main process exits, how long stray holders of its pipes get before we stop reading. */
+const PIPE_GRACE_MS = 2_000;
+
+export function newRunId(): string {
+  return `${new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${randomUUID().slice(0, 8)}`;
+}
+
+export function parseSandboxRequest(input: unknown): SandboxRequest {
+  const parsed = SandboxRequest.safeParse(input);
+  if (!parsed.success) throw badInputFromZod(parsed.error, 'sandbox request');
+  return parsed.data;
+}
+
+/** `.env*` files beside the code: credentials an operator may keep there never become readable. */
+function secretFilesNearCode(): string[] {
+  try {
+    return readdirSync(repoRoot).filter((n) => /^\.env/.test(n)).map((n) => path.join(repoRoot, n));
+  } catch {
+    return [];
+  }
+}
+
+function canRunAs(setpriv: string, uid: number, executable: string, workDir: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    execFile(
+      setpriv,
+      [`--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--', '/usr/bin/test', '-x', executable, '-a', '-w', workDir],
+      { timeout: 10_000 },
+      (err) => resolve(!err),
+    );
+  });
+}
+
+function signalFromBwrapExit(code: number | null): string | null {
+  if (code === null || code <= 128 || code > 128 + 64) return null;
+  const n = code - 128;
+  return Object.entries(osConstants.signals).find(([, v]) => v === n)?.[0] ?? null;
+}
+
+interface Launch {
+  argv: string[];
+  env: Record<string, string>;
+  uid: number | null;
+  plan: IsolationPlan;
+}
+
+function buildLaunch(
+  req: SandboxRequest,
+  runner: ResolvedRunner,
+  plan: IsolationPlan,
+  uid: number | null,
+  workDir: string,
+  privateDir: string,
+): Launch {
+  const useBwrap = plan.bwrap !== null;
+  const env = buildSandboxEnv({
+    workDir,
+    privateDir,
+    tmpDir: useBwrap ? '/tmp' : path.join(privateDir, 'tmp'),
+    pathDirs: runner.pathDirs,
+    runnerEnv: runner.env({ workDir, privateDir }),
+    requestEnv: req.env,
+  });
+  let argv = runner.argv(req.entry, req.args);
+  if (uid !== null && plan.setpriv) {
+    argv = [
+      plan.setpriv, `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups',
+      '--bounding-set=-all', '--inh-caps=-all', '--no-new-privs', '--', ...argv,
+    ];
+  }
+  if (useBwrap) {
+    const hide = [stateDir(), artifactsDir()];
+    const home = os.homedir();
+    if (home && home !== '/') hide.push(home);
+    argv = [
+      plan.bwrap!,
+      ...bwrapMountArgs({
+        workDir,
+        hide,
+        readPaths: runner.readPaths,
+        hideFiles: secretFilesNearCode(),
+        tmpfsBytes: tmpfsBytes(req),
+        supportsSize: plan.bwrapSupportsSize,
+        uid,
+      }),
+      ...namespaceFlags(plan.root),
+      '--hostname', 'physvec-sandbox',
+      '--die-with-parent', '--new-session',
+      '--', ...argv,
+    ];
+  }
+  if (plan.prlimit) argv = [...prlimitArgs(plan.prlimit, req), ...argv];
+  return { argv, env, uid, plan };
+}
+
+export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxOptions = {}): Promise<SandboxResult> {
+  const req = parseSandboxRequest(input);
+  const store = opts.store ?? artifactStore();
+  opts.signal?.throwIfAborted();
+  const runner = await runnerFor(req.language);
+  const probe = opts.probe ?? (await probeIsolation());
+  let plan = planIsolation(probe, opts.isolation ?? isolationModeFromEnv());
+
+  const runId = newRunId();
+  const { dir: workDir, privateDir } = await createWorkDir(runId);
+  let uid: number | null = null;
+  try {
+    await writeInputs(workDir, req.files, store);
+    if (plan.dropPrivileges) {
+      uid = allocateSandboxUid();
+      await chownTree(workDir, uid);
+      // Without bwrap to re-expose them, the interpreter and work dir must be reachable as they are.
+      if (!plan.bwrap && !(await canRunAs(plan.setpriv!, uid, runner.executable, workDir))) {
+        releaseSandboxUid(uid);
+        uid = null;
+        plan = withoutPrivilegeDrop(plan, `the run's uid could not reach ${runner.executable} or the work dir without bwrap to re-expose them`);
+      }
+    }
+    const launch = buildLaunch(req, runner, plan, uid, workDir, privateDir);
+    const outcome = await execute(launch, req, runId, workDir, opts);
+
+    const [stdout, stderr] = await Promise.all([
+      storeStream(store, outcome.stdout, `${runId}.stdout.txt`),
+      storeStream(store, outcome.stderr, `${runId}.stderr.txt`),
+    ]);
+    const cancelled = outcome.killedReason === 'cancelled';
+    const collected = cancelled
+      ? { files: [], skipped: [] }
+      : await collectProducedFiles(workDir, store, { inputs: new Set(req.files.map((f) => f.path)), globs: req.collectGlobs });
+    const signal = outcome.signal ?? (plan.bwrap ? signalFromBwrapExit(outcome.exitCode) : null);
+    const result: SandboxResult = {
+      runId,
+      ...(req.label ? { label: req.label } : {}),
+      language: req.language,
+      exitCode: outcome.exitCode,
+      signal,
+      timedOut: outcome.killedReason === 'timeout',
+      killedReason: outcome.killedReason,
+      ok: outcome.exitCode === 0 && outcome.killedReason === null,
+      durationMs: outcome.durationMs,
+      stdoutTail: outcome.stdout.tailText(TAIL_BYTES),
+      stderrTail: outcome.stderr.tailText(TAIL_BYTES),
+      stdout,
+      stderr,
+      files: collected.files,
+      skippedFiles: collected.skipped,
+      isolation: { mode: plan.mode, missing: plan.missing, note: plan.note, uid },
+      command: launch.argv,
+      envNames: Object.keys(launch.env).sort(),
+      limits: { timeoutMs: req.timeoutMs, memoryMb: req.memoryMb, cpuSeconds: req.cpuSeconds ?? null, maxProcesses: req.maxProcesses },
+      ...(keepWorkDirs() ? { workDir } : {}),
+    };
+    fitResultToPayload(result);
+    if (cancelled) throw new SandboxCancelledError(result, opts.signal?.reason);
+    return result;
+  } finally {
+    if (uid !== null) releaseSandboxUid(uid);
+    if (!keepWorkDirs()) await removeWorkDir(workDir);
+  }
+}
+
+/** Results travel in workflow histories: shorten the tails (the full logs are in the store) until the JSON fits. */
+export function fitResultToPayload(result: SandboxResult, maxBytes = RESULT_BUDGET_BYTES): void {
+  const size = () => Buffer.byteLength(JSON.stringify(result));
+  for (const key of ['stdoutTail', 'stderrTail'] as const) {
+    while (size() > maxBytes && result[key].length > MIN_TAIL_CHARS) result[key] = result[key].slice(Math.floor(result[key].length / 2));
+  }
+}
+
+async function storeStream(store: ArtifactStore, capture: HeadTailCapture, name: string): Promise<CapturedStream> {
+  const ref = await store.put(capture.content(), { name, mediaType: 'text/plain' });
+  return { ref, totalBytes: capture.totalBytes, truncated: capture.truncated };
+}
+
+interface Outcome {
+  exitCode: number | null;
+  signal: string | null;
+  killedReason: KilledReason;
+  durationMs: number;
+  stdout: HeadTailCapture;
+  stderr: HeadTailCapture;
+}
+
+async function execute(launch: Launch, req: SandboxRequest, runId: string, workDir: string, opts: RunSandboxOptions): Promise<Outcome> {
+  const stdout = new HeadTailCapture(req.maxOutputBytes);
+  const stderr = new HeadTailCapture(req.maxOutputBytes);
+  const killAfter = opts.killAfterOutputBytes ?? DEFAULT_KILL_AFTER_OUTPUT;
+  const started = performance.now();
+  // detached: a new session and process group, so the whole group can be signalled at once.
+  const child = spawn(launch.argv[0]!, launch.argv.slice(1), {
+    cwd: workDir,
+    env: launch.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let killedReason: KilledReason = null;
+  let killing: Promise<void> | undefined;
+  const kill = (reason: Exclude<KilledReason, null>) => {
+    if (killedReason === null) killedReason = reason;
+    if (child.pid !== undefined) killing ??= killRun(child.pid, launch.uid);
+  };
+
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  child.stdout!.on('data', (c: Buffer) => {
+    stdout.push(c);
+    if (stdout.totalBytes + stderr.totalBytes > killAfter) kill('output-limit');
+  });
+  child.stderr!.on('data', (c: Buffer) => {
+    stderr.push(c);
+    if (stdout.totalBytes + stderr.totalBytes > killAfter) kill('output-limit');
+  });
+
+  const timeout = setTimeout(() => kill('timeout'), req.timeoutMs);
+  const heartbeat = setInterval(() => {
+    try {
+      opts.onHeartbeat?.({ runId, elapsedMs: Math.round(performance.now() - started), stdoutBytes: stdout.totalBytes, stderrBytes: stderr.totalBytes });
+    } catch {
+      // A failing heartbeat sink must not take the run down.
+    }
+  }, opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
+  const onAbort = () => kill('cancelled');
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  if (opts.signal?.aborted) onAbort();
+
+  try {
+    const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', (code, signal) => resolve({ code, signal }));
+    });
+    const durationMs = performance.now() - started;
+    // Sweep stragglers (daemons, orphans) even after a normal exit; inside bwrap they are already gone with the PID namespace.
+    if (child.pid !== undefined) await (killing ?? killRun(child.pid, launch.uid));
+    await Promise.race([closed, new Promise((r) => setTimeout(r, PIPE_GRACE_MS))]);
+    child.stdout!.destroy();
+    child.stderr!.destroy();
+    return { exitCode: code, signal: killedReason ? (signal ?? 'SIGKILL') : signal, killedReason, durationMs, stdout, stderr };
+  } catch (err) {
+    if (child.pid !== undefined) await killRun(child.pid, launch.uid);
+    throw new Error(`could not start ${launch.argv[0]}: ${(err as Error).message}`);
+  } finally {
+    clearTimeout(timeout);
+    clearInterval(heartbeat);
+    opts.signal?.removeEventListener('abort', onAbort);
+  }
+}

@@ -1,0 +1,37 @@
+// The token-level view both language lexers produce. Parsers and harness builders work on
+// logical lines (a statement with its continuation lines), never on raw text, so strings and
+// comments can't fool them.
+export interface CodeToken {
+  kind: 'name' | 'number' | 'string' | 'char' | 'op' | 'macro';
+  text: string;
+  start: number;
+  end: number;
+  /** Julia only: the name is a keyword that opens or closes a block, or starts a clause. */
+  blockRole?: 'open' | 'close' | 'clause';
+}
+
+/** A Julia block opened by a keyword and still waiting for its `end`. */
+export interface OpenBlock {
+  keyword: string;
+  /** The clause the block is in at this point: the keyword itself, or else/elseif/catch/finally. */
+  clause: string;
+  /** Leading whitespace of the line that opened it, to indent a synthesized `end`. */
+  indentText: string;
+  line: number;
+}
+
+export interface CodeLine {
+  /** Significant tokens; comments are dropped. */
+  tokens: CodeToken[];
+  /** Column 0 of the first physical line. */
+  start: number;
+  /** End of the last physical line, trailing comment included, newline and blanks excluded. */
+  end: number;
+  startLine: number;
+  endLine: number;
+  indentText: string;
+  indent: number;
+  /** Julia only: blocks open before and after this line. */
+  blocksBefore: OpenBlock[];
+  blocksAfter: OpenBlock[];
+}

@@ -1,0 +1,81 @@
+// physvec.config.json, the one configuration file. Sections are owned by the areas that use them;
+// the root is loose so a section added by another area does not break older readers, while each
+// section is strict so a misspelt key is reported instead of silently ignored.
+import { z } from 'zod';
+import { ModelId } from './llm.js';
+
+const ProviderAlias = z.string().regex(/^[a-z][a-z0-9-]*$/, 'a provider alias: lower-case letters, digits and -');
+
+export const ProviderConfig = z
+  .object({
+    /** Wire protocol: `openai` = chat completions (OpenAI and compatible endpoints), `gemini` = generateContent. */
+    kind: z.enum(['openai', 'gemini']),
+    /** Endpoint; absent = the SDK's default (api.openai.com / generativelanguage.googleapis.com). */
+    baseUrl: z.string().url().optional(),
+    /** Environment variable that, when set, replaces baseUrl (e.g. point a worker at a local server). */
+    baseUrlEnv: z.string().optional(),
+    /** Environment variable holding the key; null for endpoints that need none (a local vLLM or Ollama). */
+    apiKeyEnv: z.string().nullable(),
+    /** Newer OpenAI models take max_completion_tokens; most compatible servers only know max_tokens. */
+    maxTokensField: z.enum(['max_completion_tokens', 'max_tokens']).default('max_completion_tokens'),
+    /** json_schema = provider-enforced schema; json_object = JSON mode with the schema written into the prompt. */
+    structuredOutput: z.enum(['json_schema', 'json_object']).default('json_schema'),
+    /** Per HTTP call; absent = llm.requestTimeoutMs. */
+    requestTimeoutMs: z.number().int().positive().optional(),
+  })
+  .strict();
+export type ProviderConfig = z.infer<typeof ProviderConfig>;
+
+/** Price per million tokens, in US dollars, and what the model accepts. */
+export const ModelInfo = z
+  .object({
+    inputPerMTok: z.number().nonnegative(),
+    outputPerMTok: z.number().nonnegative(),
+    /** Absent = same as inputPerMTok. */
+    cachedInputPerMTok: z.number().nonnegative().optional(),
+    /** Reasoning models (gpt-5, o-series) reject a temperature; it is then not sent. */
+    supportsTemperature: z.boolean().default(true),
+  })
+  .strict();
+export type ModelInfo = z.infer<typeof ModelInfo>;
+
+export const LlmConfig = z
+  .object({
+    /** Model for every agent role without its own entry in `roles`. */
+    defaultModel: ModelId,
+    /** Agent role → model, e.g. { "author": "openai:gpt-5.1", "rubric-grader": "gemini:gemini-2.5-pro" }. */
+    roles: z.record(z.string(), ModelId).default({}),
+    /** Provider alias (the part before ':' in a model string) → endpoint. `scripted` is built in. */
+    providers: z.record(ProviderAlias, ProviderConfig),
+    /** Price table and capabilities, keyed by full model string (`openai:gpt-5.1`) or bare model name (`gpt-5.1`). */
+    models: z.record(z.string(), ModelInfo).default({}),
+    /** Re-asks after an answer that does not match its schema, before SchemaValidationError. */
+    structuredRetries: z.number().int().min(0).max(10).default(3),
+    /** Tool-call rounds per call; after the last one the model must answer without tools. */
+    maxToolRounds: z.number().int().min(1).max(50).default(8),
+    requestTimeoutMs: z.number().int().positive().default(600_000),
+    /** Output tokens assumed by the budget check when a request sets no maxOutputTokens. */
+    outputTokensEstimate: z.number().int().positive().default(4096),
+    /** Where `scripted:<name>` looks for `<name>.json` (relative to the repository root). */
+    cassettesDir: z.string().default('data/cassettes'),
+  })
+  .strict()
+  .refine((c) => !('scripted' in c.providers), { message: '`scripted` is a built-in provider and cannot be redefined', path: ['providers', 'scripted'] });
+export type LlmConfig = z.infer<typeof LlmConfig>;
+
+/** Default limits of one reproduction; null = unlimited. CLI flags --budget-tokens/--budget-usd override them. */
+export const BudgetConfig = z
+  .object({
+    maxTokens: z.number().int().positive().nullable().default(null),
+    maxUsd: z.number().positive().nullable().default(null),
+  })
+  .strict();
+export type BudgetConfig = z.infer<typeof BudgetConfig>;
+
+export const PhysvecConfig = z
+  .object({
+    llm: LlmConfig,
+    budget: BudgetConfig.default({ maxTokens: null, maxUsd: null }),
+  })
+  .loose();
+export type PhysvecConfig = z.infer<typeof PhysvecConfig>;

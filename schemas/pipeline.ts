@@ -1,0 +1,159 @@
+// Shapes that travel between the reproduction workflow and its pipeline activities. Small on
+// purpose: scripts, harnesses, logs and reports are artifact references.
+import { z } from 'zod';
+import { ArtifactRef } from './artifact.js';
+
+export const PipelineLimits = z.object({
+  authorStructureRetries: z.number().int().min(0).max(10).default(3),
+  programmingIterations: z.number().int().min(1).max(50).default(8),
+  scientificIterations: z.number().int().min(1).max(50).default(4),
+  rubricRepeats: z.number().int().min(1).max(10).default(2),
+  convergenceMaxSteps: z.number().int().min(2).max(50).default(6),
+  runTimeoutMs: z.number().int().positive().default(300_000),
+});
+export type PipelineLimits = z.infer<typeof PipelineLimits>;
+
+export const ModelChoice = z.object({
+  defaultModel: z.string(),
+  roles: z.record(z.string(), z.string()).default({}),
+});
+export type ModelChoice = z.infer<typeof ModelChoice>;
+
+export const ReproductionInput = z.object({
+  taskFile: z.string(),
+  datasetRoot: z.string().optional(),
+  toolchain: z.string().optional(),
+  models: ModelChoice,
+  budget: z.object({ maxTokens: z.number().positive().optional(), maxUsd: z.number().positive().optional() }).default({}),
+  limits: PipelineLimits.partial().default({}),
+  /** Stop after these stages and wait for a `resume` signal (human in the loop). */
+  pauseAfter: z.array(z.string()).default([]),
+});
+export type ReproductionInput = z.input<typeof ReproductionInput>;
+
+export const CaseSpec = z.object({
+  /** `limiting:<k>`, `scientific:<k>`, `convergence:<k>` */
+  id: z.string(),
+  content: z.string(),
+});
+export type CaseSpec = z.infer<typeof CaseSpec>;
+
+/** What the workflow knows about its task. Truths stay in the workflow; script writers only see `content`. */
+export const TaskContext = z.object({
+  taskId: z.string(),
+  topic: z.string(),
+  figure: z.string(),
+  profile: z.string(),
+  language: z.enum(['python', 'julia']),
+  request: z.string(),
+  substitution: z.object({ substituted: z.boolean(), note: z.string().optional(), original: z.string().optional(), adaptedLeaves: z.array(z.object({ index: z.number(), from: z.string(), to: z.string() })).default([]) }),
+  sourceRef: ArtifactRef.optional(),
+  sourceKind: z.enum(['tex', 'digest', 'none']),
+  rubric: z.object({ available: z.boolean(), file: z.string().optional(), leavesRef: ArtifactRef.optional(), leafCount: z.number().int(), normCheck: z.boolean().optional(), reason: z.string().optional() }),
+  limitingCases: z.array(CaseSpec.extend({ truth: z.string() })),
+  scientificResults: z.array(CaseSpec.extend({ truth: z.string() })),
+  convergenceCases: z.array(CaseSpec.extend({ parameter: z.string(), criteria: z.string() })),
+  backgroundRef: ArtifactRef.optional(),
+  backgroundNames: z.array(z.string()).default([]),
+});
+export type TaskContext = z.infer<typeof TaskContext>;
+
+export const ScriptSummary = z.object({
+  scriptRef: ArtifactRef,
+  language: z.enum(['python', 'julia']),
+  elementFunctions: z.array(z.object({ name: z.string(), category: z.string() })),
+  runFunctions: z.array(z.object({ name: z.string(), calls: z.array(z.string()) })),
+  problems: z.array(z.string()),
+});
+export type ScriptSummary = z.infer<typeof ScriptSummary>;
+
+export const ScriptJob = z.object({
+  /** What this run is for, e.g. `unit:hamiltonian_x`, `level:run_y:2`, `full`, `limiting:0`. */
+  id: z.string(),
+  file: z.string(),
+  ref: ArtifactRef,
+  env: z.record(z.string(), z.string()).optional(),
+});
+export type ScriptJob = z.infer<typeof ScriptJob>;
+
+export const RunDigest = z.object({
+  id: z.string(),
+  exitCode: z.number().nullable(),
+  timedOut: z.boolean(),
+  durationMs: z.number(),
+  stdoutTail: z.string(),
+  stderrTail: z.string(),
+  results: z.array(z.unknown()),
+  files: z.array(z.object({ path: z.string(), ref: ArtifactRef })),
+  missingProtections: z.array(z.string()).default([]),
+});
+export type RunDigest = z.infer<typeof RunDigest>;
+
+export const UnitVerdict = z.object({
+  target_file_name: z.string(),
+  function: z.string(),
+  judge: z.enum(['correct', 'wrong', 'undetermined']),
+  errors: z.string(),
+});
+export const RunFunctionReport = z.object({
+  run_function: z.string(),
+  error_analysis: z.string(),
+  correct_ratio: z.number(),
+  successful_element_functions: z.array(z.string()),
+  failed_level: z.number().nullable(),
+});
+export const ProgrammingReport = z.object({
+  iteration: z.number().int(),
+  judge_result: z.array(UnitVerdict),
+  run_functions: z.array(RunFunctionReport),
+  unitAccuracy: z.number(),
+  integrationAccuracy: z.number(),
+  executable: z.boolean(),
+  fullRunError: z.string().optional(),
+  reportRef: ArtifactRef,
+});
+export type ProgrammingReport = z.infer<typeof ProgrammingReport>;
+
+export const AssertionVerdict = z.object({
+  case: z.string(),
+  content: z.string(),
+  truth: z.string(),
+  judge: z.enum(['correct', 'wrong', 'undetermined', 'error']),
+  method: z.enum(['numeric', 'property', 'llm', 'none']),
+  observed: z.unknown().optional(),
+  expected: z.unknown().optional(),
+  reason: z.string(),
+  exitCode: z.number().nullable(),
+});
+export type AssertionVerdict = z.infer<typeof AssertionVerdict>;
+
+export const RubricOutcome = z.object({
+  available: z.boolean(),
+  grades: z.array(z.number()),
+  gradeMean: z.number().nullable(),
+  gradeStd: z.number().nullable(),
+  failed: z.array(z.object({ index: z.number(), issue: z.string(), support: z.string() })),
+  reportRef: ArtifactRef.optional(),
+  reason: z.string().optional(),
+});
+export type RubricOutcome = z.infer<typeof RubricOutcome>;
+
+export const ConvergenceOutcome = z.object({
+  case: z.string(),
+  parameter: z.string(),
+  criteria: z.string(),
+  sequence: z.array(z.object({ param: z.number(), value: z.unknown(), delta: z.number().nullable(), exitCode: z.number().nullable() })),
+  converged: z.boolean(),
+  convergedAt: z.number().nullable(),
+  reason: z.string(),
+});
+export type ConvergenceOutcome = z.infer<typeof ConvergenceOutcome>;
+
+export const RepairOutcome = z.object({
+  summary: ScriptSummary,
+  diffRef: ArtifactRef,
+  diffPreview: z.string(),
+  changedFunctions: z.array(z.string()),
+  problems: z.array(z.string()),
+});
+export type RepairOutcome = z.infer<typeof RepairOutcome>;

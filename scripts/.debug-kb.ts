@@ -1,0 +1,12 @@
+import { loadKb } from '../lib/kb/search.js';
+import { analyseQuery } from '../lib/kb/query.js';
+import { searchPlan } from '../lib/kb/index-options.js';
+const kb = await loadKb();
+const [query, tc, ...want] = process.argv.slice(2);
+const a = analyseQuery(query!);
+console.log(a);
+const plan = searchPlan(kb.chunks, a, tc ? (c) => c.toolchain === tc : undefined);
+const res = kb.index.search(plan.query, plan.options);
+const show = (r: any, i: number) => { const c = kb.chunks[r.id]; console.log(i, r.score.toFixed(2), c.qualifiedName, c.kind, `part ${c.part}/${c.parts}`, JSON.stringify(r.match)); };
+res.slice(0, 8).forEach(show);
+res.forEach((r, i) => { const c = kb.chunks[r.id as number]!; if (want.some(w => c.qualifiedName === w)) show(r, i); });

@@ -1,0 +1,97 @@
+// A loopback HTTP server that answers from a queue of scripted replies and records every request:
+// the common part of the fake OpenAI and Gemini servers. Port 0, 127.0.0.1 only.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: any;
+  /** Date.now() when it arrived. */
+  at: number;
+}
+
+export interface FakeReply {
+  status?: number;
+  headers?: Record<string, string>;
+  body: unknown;
+  /** Wait this long before answering (to provoke client timeouts). */
+  delayMs?: number;
+}
+
+export type ReplySource = FakeReply | ((req: ReceivedRequest) => FakeReply);
+
+export interface FakeServerSpec {
+  /** The reply when the request is not authorised, or undefined to go on. */
+  authorise(req: ReceivedRequest): FakeReply | undefined;
+  /** The reply when the queue is empty (a test asked for more than it scripted). */
+  exhausted(req: ReceivedRequest): FakeReply;
+  /** Does this path belong to the API at all? */
+  routes(path: string): boolean;
+}
+
+export class FakeLlmServer {
+  readonly requests: ReceivedRequest[] = [];
+  private readonly queue: ReplySource[] = [];
+  private constructor(private readonly server: http.Server, readonly origin: string) {}
+
+  static async start(spec: FakeServerSpec): Promise<FakeLlmServer> {
+    let self: FakeLlmServer | undefined;
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        let body: unknown = raw;
+        try {
+          body = raw ? JSON.parse(raw) : undefined;
+        } catch {
+          /* keep the raw text */
+        }
+        const received: ReceivedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body, at: Date.now() };
+        self!.requests.push(received);
+        let reply: FakeReply;
+        if (!spec.routes(received.path)) reply = { status: 404, body: { error: { message: `fake server: no route ${received.path}` } } };
+        else reply = spec.authorise(received) ?? self!.next(received) ?? spec.exhausted(received);
+        const send = () => {
+          res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+          res.end(JSON.stringify(reply.body));
+        };
+        if (reply.delayMs) setTimeout(send, reply.delayMs);
+        else send();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    self = new FakeLlmServer(server, `http://127.0.0.1:${port}`);
+    return self;
+  }
+
+  private next(req: ReceivedRequest): FakeReply | undefined {
+    const src = this.queue.shift();
+    return typeof src === 'function' ? src(req) : src;
+  }
+
+  /** Replies to give, in order, one per request. */
+  enqueue(...replies: ReplySource[]): this {
+    this.queue.push(...replies);
+    return this;
+  }
+
+  /** Forget scripted replies and recorded requests (between subtests sharing one server). */
+  reset(): this {
+    this.queue.length = 0;
+    this.requests.length = 0;
+    return this;
+  }
+
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}

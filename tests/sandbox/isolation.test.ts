@@ -1,0 +1,121 @@
+// When a protection can't be had the run still happens and the report says what was missing —
+// and the report is honest: what it calls missing really is missing.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { existsSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { planIsolation } from '../../runners/sandbox/plan.js';
+import { probeIsolation, runSandboxed, type IsolationProbe } from '../../runners/sandbox/index.js';
+import { hostileScript, pidsWithMarker, testStore, useTestStateDir, waitFor } from '../fixtures/hostile/harness.js';
+
+useTestStateDir();
+const store = testStore();
+
+const NO_BWRAP = (p: IsolationProbe): IsolationProbe => ({ ...p, bwrap: { ...p.bwrap, works: false, error: 'bwrap disabled by the test' } });
+
+async function withLoopbackServer<T>(fn: (port: number, connections: () => number) => Promise<T>): Promise<T> {
+  let n = 0;
+  const server = net.createServer((s) => {
+    n++;
+    s.destroy();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    return await fn((server.address() as net.AddressInfo).port, () => n);
+  } finally {
+    server.close();
+  }
+}
+
+describe('isolation fallbacks', () => {
+  test('planIsolation names every missing protection', () => {
+    const bare: IsolationProbe = {
+      root: false,
+      bwrap: { path: null, works: false, version: null, supportsSize: false, error: 'bwrap (bubblewrap) is not installed' },
+      setpriv: null,
+      prlimit: null,
+    };
+    const plan = planIsolation(bare, 'auto');
+    assert.equal(plan.mode, 'processes-only');
+    assert.deepEqual(plan.missing, ['network', 'readonly-root', 'private-tmp', 'pid-namespace', 'unprivileged-user', 'resource-limits']);
+    assert.match(plan.note, /bubblewrap\) is not installed/);
+    assert.match(plan.note, /prlimit is missing/);
+    const full = planIsolation({ ...bare, root: true, bwrap: { ...bare.bwrap, path: '/usr/bin/bwrap', works: true, error: null }, setpriv: '/usr/bin/setpriv', prlimit: '/usr/bin/prlimit' }, 'auto');
+    assert.deepEqual(full.missing, []);
+    assert.equal(full.mode, 'bwrap');
+  });
+
+  test("isolation 'none' runs the script and reports everything missing (and it really is)", async () => {
+    const target = path.join(os.tmpdir(), `physvec-none-${randomUUID()}.txt`);
+    try {
+      const result = await runSandboxed(
+        { language: 'python', entry: 'main.py', files: [hostileScript('write-outside.py')], args: [target], timeoutMs: 30_000 },
+        { store, isolation: 'none' },
+      );
+      assert.equal(result.isolation.mode, 'none');
+      assert.deepEqual(result.isolation.missing, ['network', 'readonly-root', 'private-tmp', 'pid-namespace', 'unprivileged-user', 'resource-limits']);
+      assert.match(result.isolation.note, /switched off/);
+      assert.equal(result.isolation.uid, null);
+      assert.equal(existsSync(target), true, 'without isolation the write should have landed');
+    } finally {
+      rmSync(target, { force: true });
+    }
+  });
+
+  test('PHYSVEC_SANDBOX_ISOLATION=none switches isolation off too', async () => {
+    process.env.PHYSVEC_SANDBOX_ISOLATION = 'none';
+    try {
+      const result = await runSandboxed({ language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: 'print(1)' }] }, { store });
+      assert.equal(result.isolation.mode, 'none');
+      assert.equal(result.exitCode, 0);
+    } finally {
+      delete process.env.PHYSVEC_SANDBOX_ISOLATION;
+    }
+  });
+
+  test('without bwrap: the run happens, network is reported missing and is reachable', async () => {
+    const probe = NO_BWRAP(await probeIsolation());
+    await withLoopbackServer(async (port, connections) => {
+      const result = await runSandboxed(
+        { language: 'python', entry: 'main.py', files: [hostileScript('connect-loopback.py')], args: [String(port)], timeoutMs: 30_000 },
+        { store, probe },
+      );
+      assert.equal(result.isolation.mode, 'processes-only');
+      for (const p of ['network', 'readonly-root', 'private-tmp', 'pid-namespace'] as const) assert.ok(result.isolation.missing.includes(p), p);
+      assert.match(result.isolation.note, /bwrap disabled by the test/);
+      // Dropping privileges needs the interpreter reachable by the run's uid; the report must match what happened.
+      assert.equal(result.isolation.uid === null, result.isolation.missing.includes('unprivileged-user'));
+      assert.match(result.stdoutTail, /CONNECTED/);
+      assert.equal(connections(), 1);
+    });
+  });
+
+  test('without bwrap the timeout still kills children and grandchildren', async () => {
+    const probe = NO_BWRAP(await probeIsolation());
+    const marker = `physvec-nobwrap-${randomUUID()}`;
+    const watcher = waitFor(() => pidsWithMarker(marker).length >= 5, 20_000, 'the script and its descendants');
+    const result = await runSandboxed(
+      { language: 'python', entry: 'main.py', files: [hostileScript('spawn-grandchildren.py')], args: [marker, 'attached'], timeoutMs: 5_000 },
+      { store, probe },
+    );
+    await watcher;
+    assert.equal(result.killedReason, 'timeout');
+    assert.deepEqual(pidsWithMarker(marker), []);
+  });
+
+  test('as a non-root worker (simulated): bwrap alone, reported as running as the worker user', async (t) => {
+    const real = await probeIsolation();
+    if (!real.bwrap.works) return t.skip(`bwrap does not work here: ${real.bwrap.error}`);
+    const result = await runSandboxed(
+      { language: 'python', entry: 'main.py', files: [hostileScript('connect-loopback.py')], args: ['9'], timeoutMs: 30_000 },
+      { store, probe: { ...real, root: false, setpriv: null } },
+    );
+    assert.equal(result.isolation.mode, 'bwrap');
+    assert.deepEqual(result.isolation.missing, ['unprivileged-user']);
+    assert.match(result.isolation.note, /not root/);
+    assert.match(result.stdoutTail, /BLOCKED/);
+  });
+});

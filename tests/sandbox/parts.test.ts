@@ -1,0 +1,120 @@
+// The sandbox's pure parts: bounded output capture, environment building, mount planning, globs.
+import assert from 'node:assert/strict';
+import { chmodSync, mkdirSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { buildSandboxEnv } from '../../runners/sandbox/env.js';
+import { globToRegExp } from '../../runners/sandbox/glob.js';
+import { bwrapMountArgs } from '../../runners/sandbox/mounts.js';
+import { HeadTailCapture } from '../../runners/sandbox/output-capture.js';
+
+describe('HeadTailCapture', () => {
+  test('keeps a short stream exactly', () => {
+    const c = new HeadTailCapture(100);
+    for (const s of ['hello ', 'wide ', 'world\n']) c.push(Buffer.from(s));
+    assert.equal(c.truncated, false);
+    assert.equal(c.content().toString(), 'hello wide world\n');
+    assert.equal(c.totalBytes, 17);
+    assert.equal(c.tailText(6), 'world\n');
+  });
+
+  test('keeps head and tail of a long stream and counts the rest', () => {
+    const c = new HeadTailCapture(20);
+    let all = '';
+    for (let i = 0; i < 1000; i++) {
+      const s = `${i},`;
+      all += s;
+      c.push(Buffer.from(s));
+    }
+    assert.equal(c.totalBytes, all.length);
+    assert.equal(c.truncated, true);
+    const text = c.content().toString();
+    assert.ok(text.startsWith(all.slice(0, 10)));
+    assert.ok(text.endsWith(all.slice(-10)));
+    assert.match(text, new RegExp(`${all.length - 20} bytes omitted of ${all.length}`));
+    assert.equal(c.tailText(8), all.slice(-8));
+  });
+
+  test('exactly at the budget is not truncated', () => {
+    const c = new HeadTailCapture(10);
+    c.push(Buffer.from('0123456789'));
+    assert.equal(c.truncated, false);
+    assert.equal(c.content().toString(), '0123456789');
+    c.push(Buffer.from('A'));
+    assert.equal(c.truncated, true);
+  });
+
+  test('a tail cut inside a multi-byte character drops the fragment', () => {
+    const c = new HeadTailCapture(1000);
+    c.push(Buffer.from('ααα'));
+    assert.equal(c.tailText(3), 'α');
+  });
+});
+
+describe('buildSandboxEnv', () => {
+  const parts = { workDir: '/w', privateDir: '/w/.sandbox', tmpDir: '/tmp', pathDirs: ['/venv/bin'] };
+  test('inherits only allow-listed names and never secrets', () => {
+    const env = buildSandboxEnv({
+      ...parts,
+      runnerEnv: { MPLBACKEND: 'Agg', SNEAKY_TOKEN: 'x' },
+      requestEnv: { PHYSVEC_PARAM: '4' },
+      hostEnv: { OPENAI_API_KEY: 'sk', HOME: '/root', LD_PRELOAD: '/x.so', OPENBLAS_CORETYPE: 'Haswell', OMP_NUM_THREADS: '4', PATH: '/evil' },
+    });
+    assert.equal(env.HOME, '/w');
+    assert.equal(env.PATH, '/venv/bin:/usr/local/bin:/usr/bin:/bin');
+    assert.equal(env.OPENBLAS_CORETYPE, 'Haswell');
+    assert.equal(env.OMP_NUM_THREADS, '4');
+    assert.equal(env.PHYSVEC_PARAM, '4');
+    assert.equal(env.MPLBACKEND, 'Agg');
+    for (const gone of ['OPENAI_API_KEY', 'LD_PRELOAD', 'SNEAKY_TOKEN']) assert.equal(env[gone], undefined, gone);
+  });
+
+  test('thread counts default to one, the request may raise them', () => {
+    const base = buildSandboxEnv({ ...parts, runnerEnv: {}, requestEnv: {}, hostEnv: {} });
+    assert.equal(base.OMP_NUM_THREADS, '1');
+    const raised = buildSandboxEnv({ ...parts, runnerEnv: {}, requestEnv: { OMP_NUM_THREADS: '2' }, hostEnv: {} });
+    assert.equal(raised.OMP_NUM_THREADS, '2');
+  });
+});
+
+describe('bwrapMountArgs', () => {
+  test('re-exposes an install under an unreachable directory through a traversable tmpfs', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'physvec-mounts-'));
+    const locked = path.join(root, 'locked');
+    const install = path.join(locked, 'pyenv', 'versions', '3.11');
+    const state = path.join(root, 'state');
+    const work = path.join(state, 'sandbox', 'run1');
+    mkdirSync(install, { recursive: true });
+    mkdirSync(work, { recursive: true });
+    chmodSync(root, 0o755);
+    chmodSync(locked, 0o700);
+    const args = bwrapMountArgs({ workDir: work, hide: [state], readPaths: [install], hideFiles: [], tmpfsBytes: 1 << 20, supportsSize: true, uid: 123_456 });
+    const joined = args.join(' ');
+    assert.match(joined, /^--ro-bind \/ \/ /);
+    assert.ok(joined.includes(`--tmpfs ${locked} `), 'the 0700 directory is covered');
+    assert.ok(joined.includes(`--ro-bind ${install} ${install}`), 'the install is bound back read-only');
+    assert.ok(joined.includes(`--perms 0755 --dir ${path.join(locked, 'pyenv')}`), 'intermediate dirs are traversable');
+    assert.ok(joined.includes(`--tmpfs ${state} `), 'the state dir is hidden');
+    assert.ok(joined.includes(`--perms 0755 --dir ${path.join(state, 'sandbox')}`));
+    assert.ok(joined.includes(`--bind ${work} ${work}`));
+    const order = (s: string) => args.indexOf(s);
+    assert.ok(order(locked) < order(install), 'the cover comes before the bind');
+    assert.ok(args.lastIndexOf(work) > args.indexOf(state));
+    // As the worker's own user nothing needs re-exposing.
+    const asWorker = bwrapMountArgs({ workDir: work, hide: [], readPaths: [install], hideFiles: [], tmpfsBytes: 1 << 20, supportsSize: false, uid: null }).join(' ');
+    assert.ok(!asWorker.includes(locked));
+    assert.ok(!asWorker.includes('--size'));
+  });
+});
+
+describe('globToRegExp', () => {
+  test('* stays in a segment, ** spans them', () => {
+    assert.ok(globToRegExp('*.png').test('figure.png'));
+    assert.ok(!globToRegExp('*.png').test('out/figure.png'));
+    assert.ok(globToRegExp('**/*.png').test('out/deep/figure.png'));
+    assert.ok(globToRegExp('**/*.png').test('figure.png'));
+    assert.ok(globToRegExp('data?.csv').test('data1.csv'));
+    assert.ok(!globToRegExp('data.csv').test('dataxcsv'));
+  });
+});

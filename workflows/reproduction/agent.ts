@@ -1,0 +1,60 @@
+// One place where the reproduction workflow talks to models: call keys (role/stage/iteration/seq),
+// the per-role model choice, the budget, and the ledger of tokens and dollars.
+import { proxyActivities } from '@temporalio/workflow';
+import type { LlmActivities } from '../../activities/llm/index.js';
+import type { LlmMessage, LlmLedger, LlmResult, ToolSpec } from '../../schemas/llm.js';
+import type { ModelChoice } from '../../schemas/pipeline.js';
+import { CallSequencer } from '../../lib/llm/keys.js';
+import { emptyLedger, recordCall } from '../../lib/llm/accounting.js';
+import { remainingBudget, budgetSpent, type BudgetLimit } from '../../lib/llm/budget.js';
+import { isBudgetExhausted, llmFailureDetails } from '../../lib/llm/failures.js';
+import { LLM_ACTIVITY } from '../../temporal-config/timeouts.js';
+import { TASK_QUEUES } from '../../temporal-config/queues.js';
+
+const { callLlm } = proxyActivities<LlmActivities>({ ...LLM_ACTIVITY, taskQueue: TASK_QUEUES.orchestration });
+
+/** Thrown inside the workflow when the budget is spent; the workflow ends with status budget_exhausted. */
+export class BudgetStop extends Error {
+  override name = 'BudgetStop';
+  constructor(readonly stage: string) {
+    super(`budget exhausted during stage ${stage}`);
+  }
+}
+
+export interface AskOptions {
+  outputSchema?: string;
+  temperature?: number;
+  tools?: ToolSpec[];
+  maxOutputTokens?: number;
+}
+
+export class Agents {
+  ledger: LlmLedger = emptyLedger();
+  readonly sequencer = new CallSequencer();
+  scripted = false;
+  llmActivities = 0;
+
+  constructor(private readonly models: ModelChoice, private readonly budget: BudgetLimit) {}
+
+  modelFor(role: string): string {
+    return this.models.roles[role] ?? this.models.defaultModel;
+  }
+
+  async ask(role: string, stage: string, iteration: number, messages: LlmMessage[], opts: AskOptions = {}): Promise<LlmResult> {
+    if (budgetSpent(this.budget, this.ledger)) throw new BudgetStop(stage);
+    const key = this.sequencer.next(role, stage, iteration);
+    const model = this.modelFor(role);
+    this.llmActivities++;
+    try {
+      const r = await callLlm({ key, model, messages, ...opts, budget: remainingBudget(this.budget, this.ledger) });
+      this.ledger = recordCall(this.ledger, key, r);
+      this.scripted ||= r.scripted;
+      return r;
+    } catch (err) {
+      const spent = llmFailureDetails(err);
+      if (spent) this.ledger = recordCall(this.ledger, key, { ...spent, failed: true });
+      if (isBudgetExhausted(err)) throw new BudgetStop(stage);
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,331 @@
+// The PhysVEC reproduction of one task: author → programming verifier → scientific verifier →
+// convergence → final run → evidence report. Orchestration only: every LLM call and every script
+// run is an activity; scripts, harnesses and reports travel as artifact references.
+import { condition, setHandler, workflowInfo, ApplicationFailure } from '@temporalio/workflow';
+import type { ArtifactRef } from '../../schemas/artifact.js';
+import type { LlmResult } from '../../schemas/llm.js';
+import {
+  PipelineLimits,
+  type AssertionVerdict,
+  type ConvergenceOutcome,
+  type ProgrammingReport,
+  type RepairOutcome,
+  type ReproductionInput,
+  type RubricOutcome,
+  type RunDigest,
+  type ScriptSummary,
+  type TaskContext,
+} from '../../schemas/pipeline.js';
+import { emptyLedger } from '../../lib/llm/accounting.js';
+import { markStage, markStatus } from '../lib/stage.js';
+import { Agents, BudgetStop } from './agent.js';
+import { light, sim } from './activities.js';
+import * as P from './prompts.js';
+import {
+  approveSignal, pauseSignal, progressQuery, replaceScriptUpdate, resumeSignal, stopSignal,
+  type HumanEvent, type ReproductionProgress, type ReproductionStatus,
+} from './progress.js';
+
+export interface ReproductionResult {
+  workflowId: string;
+  taskId: string;
+  status: ReproductionStatus;
+  stageReached: string;
+  scripted: boolean;
+  finalScriptRef?: ArtifactRef;
+  figureRef?: ArtifactRef;
+  report?: { jsonRef: ArtifactRef; htmlRef: ArtifactRef; htmlPath: string; jsonPath: string };
+  tokens: ReproductionProgress['tokens'];
+  message?: string;
+}
+
+class StopRequested extends Error {}
+
+function answerOf(r: LlmResult): { parsed?: unknown; parsedRef?: ArtifactRef } {
+  return { parsed: r.parsed, parsedRef: r.parsedRef };
+}
+
+export async function reproduction(rawInput: ReproductionInput): Promise<ReproductionResult> {
+  const limits = PipelineLimits.parse(rawInput.limits ?? {});
+  const input = { ...rawInput, pauseAfter: rawInput.pauseAfter ?? [], budget: rawInput.budget ?? {} };
+  const agents = new Agents({ defaultModel: input.models.defaultModel, roles: input.models.roles ?? {} }, input.budget);
+  const now = () => Date.now();
+
+  const progress: ReproductionProgress = {
+    taskId: '', stage: 'prepare', iteration: 0, status: 'running', scripted: false,
+    unit: [], integration: [], programmingHistory: [], assertions: [], convergence: [],
+    tokens: emptyLedger().total, ledger: emptyLedger(), timings: [], human: [],
+  };
+  const syncTokens = () => {
+    progress.ledger = agents.ledger;
+    progress.tokens = agents.ledger.total;
+    progress.scripted = agents.scripted;
+  };
+  setHandler(progressQuery, () => {
+    syncTokens();
+    return progress;
+  });
+
+  // ---- human in the loop --------------------------------------------------------------------
+  let stopRequested: string | undefined;
+  let pauseRequested = false;
+  let resumed = false;
+  let pendingScript: ScriptSummary | undefined;
+  const human = (kind: HumanEvent['kind'], note?: string): void => {
+    progress.human.push({ at: now(), kind, note, stage: progress.stage });
+  };
+  setHandler(stopSignal, (note) => { stopRequested = note ?? 'stopped by a person'; human('stop', note); });
+  setHandler(pauseSignal, (note) => { pauseRequested = true; human('pause', note); });
+  setHandler(resumeSignal, (note) => { resumed = true; human('resume', note); });
+  setHandler(approveSignal, (note) => human('approve', note));
+  setHandler(replaceScriptUpdate, async ({ script, note }) => {
+    const summary = await light.acceptScriptText({ script, language: ctx?.language ?? 'python' });
+    if (summary.problems.length === 0) {
+      pendingScript = summary;
+      human('replace-script', note);
+    }
+    return { accepted: summary.problems.length === 0, problems: summary.problems };
+  });
+
+  let ctx: TaskContext | undefined;
+  let current!: ScriptSummary;
+  const repairs: { stage: string; iteration: number; outcome: RepairOutcome; suggestions: string[] }[] = [];
+  const programmingReports: ProgrammingReport[] = [];
+  const scientificRounds: { iteration: number; rubric: RubricOutcome; assertions: AssertionVerdict[] }[] = [];
+  const convergence: ConvergenceOutcome[] = [];
+  let finalRun: RunDigest | undefined;
+  let authorScriptRef: ArtifactRef | undefined;
+  let status: ReproductionStatus = 'running';
+  let message: string | undefined;
+
+  const enter = async (stage: string, iteration = 0) => {
+    const last = progress.timings[progress.timings.length - 1];
+    if (last && last.stage !== stage && last.endedAt === undefined) last.endedAt = now();
+    if (!last || last.stage !== stage) progress.timings.push({ stage, startedAt: now() });
+    progress.stage = stage;
+    progress.iteration = iteration;
+    markStage(stage, iteration, 'running');
+    if (stopRequested) throw new StopRequested(stopRequested);
+  };
+  /** Between stages: honour pause requests and swap in a script a person supplied. */
+  const boundary = async (after: string) => {
+    if (pauseRequested || input.pauseAfter.includes(after)) {
+      progress.status = 'paused';
+      markStatus('paused');
+      resumed = false;
+      await condition(() => resumed || stopRequested !== undefined);
+      pauseRequested = false;
+      progress.status = 'running';
+      markStatus('running');
+    }
+    if (stopRequested) throw new StopRequested(stopRequested);
+    if (pendingScript) {
+      current = pendingScript;
+      pendingScript = undefined;
+    }
+  };
+  const runAll = (jobs: { id: string; file: string; ref: ArtifactRef; env?: Record<string, string> }[]) =>
+    Promise.all(jobs.map((job) => sim.runJob({ job, language: ctx!.language, timeoutMs: limits.runTimeoutMs })));
+
+  try {
+    // ---- prepare ------------------------------------------------------------------------------
+    await enter('prepare');
+    ctx = await light.prepareTask({ taskFile: input.taskFile, datasetRoot: input.datasetRoot, toolchain: input.toolchain });
+    progress.taskId = ctx.taskId;
+    progress.substitution = ctx.substitution.note;
+
+    // ---- author -------------------------------------------------------------------------------
+    await enter('author');
+    const plan = await agents.ask('author', 'author', 0, P.planPrompt(ctx), { outputSchema: 'author-plan' });
+    const planOut = plan.parsed as { plan: string; queries: string[] };
+    const summaryAnswer = await agents.ask('author', 'author', 0, P.querySummaryPrompt(ctx, planOut.plan, planOut.queries), {
+      outputSchema: 'query-summary',
+      tools: [await light.retrieveToolSpec()],
+    });
+    const summaryJson = JSON.stringify(summaryAnswer.parsed ?? {}, null, 1).slice(0, 6000);
+    let feedback: string | undefined;
+    for (let attempt = 0; attempt <= limits.authorStructureRetries; attempt++) {
+      const answer = await agents.ask('coder', 'author', attempt, P.scriptPrompt(ctx, planOut.plan, summaryJson, feedback), { outputSchema: 'script' });
+      const accepted = await light.acceptScript({ answer: answerOf(answer), language: ctx.language });
+      if (accepted.problems.length === 0) {
+        current = accepted;
+        break;
+      }
+      feedback = accepted.problems.join('\n');
+    }
+    if (!current) throw ApplicationFailure.nonRetryable(`the Author's script never passed the structure check: ${feedback}`, 'AuthorStructureError');
+    authorScriptRef = current.scriptRef;
+    await boundary('author');
+
+    // ---- programming verifier -----------------------------------------------------------------
+    let executable = false;
+    for (let it = 1; it <= limits.programmingIterations; it++) {
+      await enter('programming', it);
+      const functions = current.elementFunctions.map((f) => f.name);
+      const entries = await agents.ask('unit-test-writer', 'programming', it, P.unitEntriesPrompt(ctx, current.scriptRef, functions), { outputSchema: 'unit-entries' });
+      const [unitJobs, levelJobs, fullJob] = await Promise.all([
+        light.buildUnitJobs({ summary: current, answer: answerOf(entries), profile: ctx.profile }),
+        light.buildLevelJobs({ summary: current }),
+        light.fullScriptJob({ summary: current }),
+      ]);
+      const [unitRuns, levelRuns, [fullRun]] = await Promise.all([runAll(unitJobs), runAll(levelJobs), runAll([fullJob])]);
+      const report = await light.judgeProgramming({ iteration: it, summary: current, unitRuns, levelRuns, fullRun: fullRun! });
+      programmingReports.push(report);
+      progress.unit = report.judge_result.map((u) => ({ function: u.function, judge: u.judge }));
+      progress.integration = report.run_functions.map((r) => ({ runFunction: r.run_function, correctRatio: r.correct_ratio, failedLevel: r.failed_level }));
+      progress.programmingHistory.push({ iteration: it, unitAccuracy: report.unitAccuracy, integrationAccuracy: report.integrationAccuracy, executable: report.executable });
+      markStage('programming', it, report.executable ? 'executable' : 'repairing');
+      if (report.executable && report.unitAccuracy === 1 && report.integrationAccuracy === 1) {
+        executable = true;
+        finalRun = fullRun;
+        break;
+      }
+      if (it === limits.programmingIterations) {
+        executable = report.executable;
+        finalRun = fullRun;
+        break;
+      }
+      const fix = await agents.ask('repairer', 'programming', it, P.programmingRepairPrompt(current.scriptRef, report), { outputSchema: 'repair' });
+      const outcome = await light.applyRepair({ summary: current, answer: answerOf(fix) });
+      repairs.push({ stage: 'programming', iteration: it, outcome, suggestions: (fix.parsed as { suggestions?: string[] } | undefined)?.suggestions ?? [] });
+      current = outcome.summary;
+    }
+    await boundary('programming');
+    if (!executable) {
+      status = 'failed';
+      message = `the script did not run after ${limits.programmingIterations} programming iterations`;
+      throw new StopRequested(message);
+    }
+
+    // ---- scientific verifier ------------------------------------------------------------------
+    let scientificPassed = false;
+    const cases = [...ctx.limitingCases, ...ctx.scientificResults];
+    for (let it = 1; it <= limits.scientificIterations; it++) {
+      await enter('scientific', it);
+      const rubricP = (async (): Promise<RubricOutcome> => {
+        if (!ctx!.rubric.available || !ctx!.rubric.leavesRef) {
+          return { available: false, grades: [], gradeMean: null, gradeStd: null, failed: [], reason: ctx!.rubric.reason ?? 'no rubric published for this task' };
+        }
+        const answers: unknown[] = [];
+        for (let k = 1; k <= limits.rubricRepeats; k++) {
+          const graded = await agents.ask('rubric-grader', 'scientific', it, P.rubricPrompt(current!.scriptRef, ctx!.rubric.leavesRef), { outputSchema: 'rubric-judges', temperature: 0.15 * k });
+          const checked = await agents.ask('rubric-consistency', 'scientific', it, P.rubricConsistencyPrompt(ctx!.rubric.leavesRef, JSON.stringify(graded.parsed ?? {}).slice(0, 10000)), { outputSchema: 'rubric-judges', temperature: 0 });
+          answers.push(answerOf(checked));
+        }
+        return light.scoreRubric({ leavesRef: ctx!.rubric.leavesRef, answers: answers as { parsed?: unknown; parsedRef?: ArtifactRef }[] });
+      })();
+      const assertionsP = (async (): Promise<AssertionVerdict[]> => {
+        if (cases.length === 0) return [];
+        const written = await agents.ask('assertion-writer', 'scientific', it, P.variantsPrompt(current!.scriptRef, cases.map((c) => ({ id: c.id, content: c.content })), ctx!.language), { outputSchema: 'variant-mains' });
+        const built = await light.buildVariantJobs({ summary: current!, answer: answerOf(written) });
+        const runs = await runAll(built.jobs);
+        const checked = await light.checkAssertions({ cases, runs, problems: built.problems });
+        if (checked.qualitative.length === 0) return checked.verdicts;
+        const judged = await agents.ask('assertion-judge', 'scientific', it, P.qualitativePrompt(checked.qualitative), { outputSchema: 'qualitative-verdicts' });
+        return light.mergeQualitative({ verdicts: checked.verdicts, answer: answerOf(judged) });
+      })();
+      const [rubric, assertions] = await Promise.all([rubricP, assertionsP]);
+      scientificRounds.push({ iteration: it, rubric, assertions });
+      progress.rubric = { gradeMean: rubric.gradeMean, failed: rubric.failed.length, available: rubric.available };
+      progress.assertions = assertions.map((a) => ({ case: a.case, judge: a.judge }));
+      const rubricOk = !rubric.available || rubric.failed.length === 0 || rubric.gradeMean === 1;
+      const assertionsOk = assertions.every((a) => a.judge === 'correct');
+      if (rubricOk && assertionsOk) {
+        scientificPassed = true;
+        break;
+      }
+      if (it === limits.scientificIterations) break;
+      const fix = await agents.ask('repairer', 'scientific', it, P.scientificRepairPrompt(current.scriptRef, rubric, assertions), { outputSchema: 'repair' });
+      const outcome = await light.applyRepair({ summary: current, answer: answerOf(fix) });
+      repairs.push({ stage: 'scientific', iteration: it, outcome, suggestions: (fix.parsed as { suggestions?: string[] } | undefined)?.suggestions ?? [] });
+      current = outcome.summary;
+    }
+    await boundary('scientific');
+
+    // ---- convergence --------------------------------------------------------------------------
+    if (scientificPassed) {
+      for (const [i, c] of ctx.convergenceCases.entries()) {
+        await enter('convergence', i + 1);
+        const written = await agents.ask('convergence-writer', 'convergence', i + 1, P.convergencePrompt(current.scriptRef, c), { outputSchema: 'convergence-variant' });
+        const plan = await light.buildConvergenceJob({ summary: current, answer: answerOf(written), caseId: c.id });
+        const outcome: ConvergenceOutcome = { case: c.id, parameter: c.parameter, criteria: c.criteria, sequence: [], converged: false, convergedAt: null, reason: plan.problem ?? 'limit reached before the value stopped moving' };
+        progress.convergence.push({ case: c.id, values: [], converged: false });
+        if (plan.job) {
+          for (let step = 0; step < Math.min(plan.values.length, limits.convergenceMaxSteps); step++) {
+            const value = plan.values[step]!;
+            const [run] = await runAll([{ ...plan.job, id: `${c.id}:${value}`, env: { PHYSVEC_PARAM: String(value) } }]);
+            const judged = await light.convergenceStep({ criteria: c.criteria, previous: outcome.sequence[outcome.sequence.length - 1]?.value, run: run! });
+            outcome.sequence.push({ param: value, value: judged.value, delta: judged.delta, exitCode: run!.exitCode });
+            progress.convergence[progress.convergence.length - 1]!.values.push(judged.value);
+            if (judged.converged) {
+              outcome.converged = true;
+              outcome.convergedAt = value;
+              outcome.reason = judged.reason;
+              break;
+            }
+            if (run!.exitCode !== 0) {
+              outcome.reason = `the variant failed at ${value}: ${run!.stderrTail.slice(-300)}`;
+              break;
+            }
+          }
+        }
+        progress.convergence[progress.convergence.length - 1]!.converged = outcome.converged;
+        convergence.push(outcome);
+      }
+      await boundary('convergence');
+    }
+
+    // ---- final run ----------------------------------------------------------------------------
+    await enter('final');
+    const [run] = await runAll([await light.fullScriptJob({ summary: current })]);
+    finalRun = run;
+    const converged = convergence.every((c) => c.converged);
+    status = scientificPassed && converged && finalRun!.exitCode === 0 ? 'passed' : 'failed';
+    if (status === 'failed') message = !scientificPassed ? 'the scientific verifier did not pass within its iteration limit' : !converged ? 'a convergence case did not converge' : 'the final run failed';
+  } catch (err) {
+    if (err instanceof BudgetStop) {
+      status = 'budget_exhausted';
+      message = `${err.message}; every artifact so far is kept`;
+    } else if (err instanceof StopRequested) {
+      if (status === 'running') status = 'stopped';
+      message ??= err.message;
+    } else {
+      throw err;
+    }
+  }
+
+  // ---- report (always, whatever the outcome) --------------------------------------------------
+  const stageReached = progress.stage;
+  const lastTiming = progress.timings[progress.timings.length - 1];
+  if (lastTiming && lastTiming.endedAt === undefined) lastTiming.endedAt = now();
+  progress.status = status;
+  progress.message = message;
+  syncTokens();
+  markStage('report', progress.iteration, status);
+  const report = ctx
+    ? await light.writeReport({
+        workflowId: workflowInfo().workflowId,
+        status, message, stageReached,
+        context: ctx,
+        models: { defaultModel: input.models.defaultModel, roles: input.models.roles ?? {} },
+        authorScriptRef,
+        finalScriptRef: current?.scriptRef,
+        programmingReports, scientificRounds, convergence, repairs,
+        finalRun,
+        progress,
+      })
+    : undefined;
+  markStatus(status);
+  return {
+    workflowId: workflowInfo().workflowId,
+    taskId: progress.taskId,
+    status,
+    stageReached,
+    scripted: agents.scripted,
+    finalScriptRef: current?.scriptRef,
+    figureRef: finalRun?.files.find((f) => f.path === 'figure.png')?.ref,
+    report,
+    tokens: agents.ledger.total,
+    message,
+  };
+}
