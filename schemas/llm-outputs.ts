@@ -4,8 +4,11 @@
 // Prefer plain objects at the root (both providers require one) and .describe() fields: the
 // descriptions reach the model through the JSON schema.
 import { z } from 'zod';
+import { agentOutputSchemas } from './agent-outputs.js';
 
 export const llmOutputSchemas = {
+  /** The PhysVEC agents' answers (author, verifiers, repairs). */
+  ...agentOutputSchemas,
   /** A free-text answer wrapped in an object, for callers that want JSON mode without a real structure. */
   answer: z.object({
     answer: z.string().describe('the answer'),

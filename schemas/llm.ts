@@ -159,6 +159,8 @@ export const LlmExchange = z.object({
   error: z.object({ type: z.string(), message: z.string() }).optional(),
   httpCalls: z.array(HttpCallRecord),
   toolCalls: z.array(ToolCallRecord),
+  /** Full tool results, parallel to toolCalls (the result carries only previews). */
+  toolOutputs: z.array(z.string()),
   /** This attempt alone. */
   attemptUsage: LlmUsage,
   /** Earlier Temporal attempts of the same activity, as carried by heartbeat details. */

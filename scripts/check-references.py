@@ -277,7 +277,13 @@ def check_task(task_file: Path, args) -> Report:
     solution = sol_path.read_text()
     say = (lambda *a: print(f"  [{tid}]", *a, flush=True)) if args.verbose else (lambda *a: None)
 
-    jobs: list = []  # (kind, name, callable) run in a pool
+    if args.demo_only:
+        if (ref_dir / "demo").exists():
+            for line in check_demo(ref_dir / "demo", args):
+                rep.lines.append(line)
+                say("demo", line.name, "ok" if line.ok else "FAIL", line.detail)
+        rep.wall = time.time() - t_start
+        return rep
 
     def main_job():
         r = run_script(solution, args.timeout)
@@ -494,6 +500,7 @@ def main() -> int:
     ap.add_argument("--no-mutants", action="store_true")
     ap.add_argument("--no-convergence", action="store_true")
     ap.add_argument("--demo", action="store_true", help="also check the demo fixtures (unit harnesses, integration levels)")
+    ap.add_argument("--demo-only", action="store_true", help="only the demo fixtures")
     ap.add_argument("--jobs", type=int, default=2, help="parallel runs per task (default 2)")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per script run")
     ap.add_argument("--json", help="write the report as JSON to this file")
@@ -511,6 +518,14 @@ def main() -> int:
             return 2
     if args.topic:
         files = [f for f in files if f.parent.name in args.topic]
+    def has_reference(f: Path) -> bool:
+        task = json.loads(f.read_text(encoding="utf-8-sig"))
+        return "reference" in task or (REFS / task.get("id", f.stem)).is_dir()
+
+    skipped = [f.stem for f in files if not has_reference(f)]
+    if skipped:
+        print(f"skipped (no reference solution): {', '.join(skipped)}")
+    files = [f for f in files if has_reference(f)]
     t0 = time.time()
     reports = []
     for f in files:

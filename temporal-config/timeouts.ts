@@ -7,7 +7,7 @@ export const DEFAULT_RETRY: RetryPolicy = {
   backoffCoefficient: 2,
   maximumInterval: '1m',
   maximumAttempts: 5,
-  nonRetryableErrorTypes: ['BadInputError', 'LlmFatalError', 'BudgetExhaustedError', 'SchemaValidationError'],
+  nonRetryableErrorTypes: ['BadInputError', 'LlmFatalError', 'BudgetExhaustedError', 'SchemaValidationError', 'CassetteMismatchError', 'AuthorStructureError', 'RunnerUnavailableError'],
 };
 
 export const LIGHT_ACTIVITY: ActivityOptions = {

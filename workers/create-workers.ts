@@ -1,6 +1,6 @@
 // Build the workers for one or both task queues. A dev ("all") process runs both in one process.
 import path from 'node:path';
-import { Worker, NativeConnection, Runtime, type WorkerOptions } from '@temporalio/worker';
+import { Worker, NativeConnection, Runtime, DefaultLogger, bundleWorkflowCode, type WorkerOptions, type LogLevel } from '@temporalio/worker';
 import { repoRoot } from '../lib/paths.js';
 import { TASK_QUEUES, type QueueName } from '../temporal-config/queues.js';
 import { orchestrationActivities, simulationActivities } from './activities.js';
@@ -17,7 +17,16 @@ let runtimeInstalled = false;
 export function installRuntime(): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  Runtime.install({ shutdownSignals: ['SIGINT', 'SIGTERM'] });
+  const level = (process.env.PHYSVEC_LOG_LEVEL ?? 'WARN').toUpperCase() as LogLevel;
+  Runtime.install({ shutdownSignals: ['SIGINT', 'SIGTERM'], logger: new DefaultLogger(level) });
+}
+
+const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error };
+let bundle: ReturnType<typeof bundleWorkflowCode> | undefined;
+/** The workflow bundle, built once per process (webpack's chatter kept out of the terminal). */
+export function workflowBundle(): ReturnType<typeof bundleWorkflowCode> {
+  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet });
+  return bundle;
 }
 
 export async function createWorkers(
@@ -33,7 +42,7 @@ export async function createWorkers(
         connection,
         namespace,
         taskQueue: TASK_QUEUES.orchestration,
-        workflowsPath: overrides.workflowBundle ? undefined : WORKFLOWS_PATH,
+        workflowBundle: overrides.workflowBundle ?? (await workflowBundle()),
         activities: orchestrationActivities(),
         ...SHUTDOWN,
         ...overrides,

@@ -86,7 +86,8 @@ export async function callLlm(deps: LlmDeps, input: LlmRequest): Promise<LlmResu
     if (err instanceof ProviderCallError && isTransient(err)) rec.retried();
     const type = failureType(err);
     const usage = total();
-    const exchangeRef = await rec.write({ ok: false, type, message: (err as Error)?.message ?? String(err) }, usage);
+    // The transcript is evidence, but losing it must not hide the error that ended the call.
+    const exchangeRef = await rec.write({ ok: false, type, message: (err as Error)?.message ?? String(err) }, usage).catch(() => undefined);
     heartbeatLedger(ctx, prior, { attempt, usage: { ...rec.usage }, exchangeRef });
     if (cancelled) throw ctx?.cancellationSignal.reason ?? err;
     const details: LlmFailureDetails = { key: req.key, model: req.model, usage, costUsd: dollars(usage), exchangeRef };

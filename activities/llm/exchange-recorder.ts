@@ -72,7 +72,7 @@ export class ExchangeRecorder {
 
   async write(outcome: { ok: true; text: string; parsed?: unknown } | { ok: false; type: string; message: string }, totalUsage: LlmUsage): Promise<ArtifactRef> {
     const { key, model, provider, scripted, attempt, workflowId, runId, activityId, prior } = this.ctx;
-    const doc: LlmExchange & { toolOutputs: string[] } = {
+    const doc: LlmExchange = {
       kind: 'physvec.llm-exchange',
       version: 1,
       key,

@@ -9,4 +9,6 @@ export const commandModules: Array<() => Promise<{ register: Register }>> = [
   () => import('./reproduce.js'),
   () => import('./status.js'),
   () => import('./tasks.js'),
+  () => import('./report.js'),
+  () => import('./cassette.js'),
 ];

@@ -1,30 +1,75 @@
-// physvec reproduce <task.json> — start a reproduction workflow, show live progress, print its id and UI link.
+// physvec reproduce <task.json> — start a reproduction workflow, show live progress, print its id,
+// the UI link and where the evidence report is. A task with a `smoke.script` runs the platform's
+// smoke reproduction instead (its only stage runs that script in the sandbox).
+import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { connectClient, uiUrl } from '../../lib/temporal/connection.js';
+import { BadInputError } from '../../lib/errors.js';
 import { startSmoke } from '../runs/smoke-run.js';
 import { followSmoke } from '../runs/follow.js';
+import { startReproduction } from '../runs/reproduction-run.js';
+import { followReproduction, printResult } from '../runs/follow-reproduction.js';
 import { line, printJson, EXIT } from '../output.js';
+
+const Flags = z.object({
+  dataset: z.string().optional(),
+  model: z.string().optional(),
+  roleModel: z.array(z.string()).default([]),
+  toolchain: z.string().optional(),
+  budgetUsd: z.coerce.number().positive().optional(),
+  budgetTokens: z.coerce.number().int().positive().optional(),
+  pauseAfter: z.array(z.enum(['author', 'programming', 'scientific', 'convergence'])).default([]),
+  wait: z.boolean().default(true),
+  json: z.boolean().optional(),
+});
+
+async function isSmokeTask(file: string): Promise<boolean> {
+  try {
+    return 'smoke' in JSON.parse((await readFile(file, 'utf8')).replace(/^\uFEFF/, ''));
+  } catch {
+    return false;
+  }
+}
 
 export function register(program: Command): void {
   program
     .command('reproduce <task>')
     .description('reproduce the figure a task file asks for (starts a durable workflow)')
+    .option('--dataset <root>', 'dataset root the task belongs to (QMP-Bench layout)')
+    .option('--model <provider:model>', 'model for every agent role (e.g. openai:gpt-5.1, gemini:gemini-2.5-flash, scripted:<cassette>)')
+    .option('--role-model <role=provider:model>', 'model for one agent role (repeatable)', (v: string, acc: string[]) => [...acc, v], [])
+    .option('--toolchain <profile>', 'toolchain profile, e.g. tenpy to substitute for ITensors')
+    .option('--budget-usd <n>', 'stop cleanly (budget_exhausted) before spending more than this')
+    .option('--budget-tokens <n>', 'stop cleanly (budget_exhausted) before using more tokens than this')
+    .option('--pause-after <stage>', 'pause after a stage and wait for a resume signal (repeatable)', (v: string, acc: string[]) => [...acc, v], [])
     .option('--no-wait', 'start the workflow and return at once')
     .option('--json', 'print one JSON document')
-    .action(async (taskFile: string, opts: { wait: boolean; json?: boolean }) => {
+    .action(async (taskFile: string, raw: Record<string, unknown>) => {
+      const parsed = Flags.safeParse(raw);
+      if (!parsed.success) throw new BadInputError(parsed.error.issues.map((i) => `--${String(i.path[0]).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: ${i.message}`).join('\n'));
+      const opts = parsed.data;
       const { client, connection } = await connectClient();
       try {
-        const { handle, workflowId } = await startSmoke(client, taskFile);
-        if (!opts.json) {
-          line(`workflow ${workflowId}`);
-          line(`UI: ${uiUrl(workflowId)}`);
-        }
-        if (!opts.wait) {
-          if (opts.json) printJson({ workflowId, ui: uiUrl(workflowId) });
+        if (await isSmokeTask(taskFile)) {
+          const { handle, workflowId } = await startSmoke(client, taskFile);
+          if (!opts.json) line(`workflow ${workflowId}\nUI: ${uiUrl(workflowId)}`);
+          if (!opts.wait) return opts.json ? printJson({ workflowId, ui: uiUrl(workflowId) }) : undefined;
+          const result = await followSmoke(handle, { quiet: !!opts.json });
+          if (opts.json) printJson({ workflowId, ui: uiUrl(workflowId), result });
+          if (result.status !== 'passed') process.exitCode = EXIT.failed;
           return;
         }
-        const result = await followSmoke(handle, { quiet: !!opts.json });
-        if (opts.json) printJson({ workflowId, ui: uiUrl(workflowId), result });
+        const started = await startReproduction(client, taskFile, { ...opts, roleModel: opts.roleModel });
+        if (!opts.json) {
+          for (const n of started.notes) line(`note: ${n}`);
+          line(`workflow ${started.workflowId}`);
+          line(`UI: ${uiUrl(started.workflowId)}`);
+        }
+        if (!opts.wait) return opts.json ? printJson({ workflowId: started.workflowId, ui: uiUrl(started.workflowId), notes: started.notes }) : undefined;
+        const result = await followReproduction(started.handle, { quiet: !!opts.json });
+        if (opts.json) printJson({ ...result, ui: uiUrl(started.workflowId), notes: started.notes });
+        else printResult(result);
         if (result.status !== 'passed') process.exitCode = EXIT.failed;
       } finally {
         await connection.close();

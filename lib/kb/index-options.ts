@@ -6,7 +6,7 @@ import type { AnalysedQuery } from './query.js';
 import { processTerm, tokenize } from './tokenize.js';
 
 export const INDEX_FIELDS = ['name', 'qualifiedName', 'aliases', 'section', 'summary', 'signature', 'body', 'members'] as const;
-type IndexField = (typeof INDEX_FIELDS)[number];
+export type IndexField = (typeof INDEX_FIELDS)[number];
 
 /** The symbol's own name: `expectation_value`; for members `MPS.expectation_value`; for manuals the section heading. */
 export function displayName(chunk: Pick<KbChunk, 'kind' | 'qualifiedName' | 'section'>): string {
@@ -36,12 +36,13 @@ function extractField(chunk: KbChunk, field: string): string {
   }
 }
 
-// Names weigh most: a question naming `chi_max` or "Trotter" is best answered by the symbol called so;
-// the summary says what a symbol is for; the body holds parameters and options.
-const BOOSTS: Record<IndexField, number> = {
-  name: 6,
-  qualifiedName: 2,
-  aliases: 1,
+// A symbol's name is indexed three times (name, qualifiedName, aliases), so its combined weight (4.5)
+// already outweighs the summary (2.5), which says what the symbol is for, and the body (1), which holds
+// parameters and options; the signature carries argument names such as `chi_max`.
+export const FIELD_BOOSTS: Record<IndexField, number> = {
+  name: 3,
+  qualifiedName: 1,
+  aliases: 0.5,
   section: 1.5,
   summary: 2.5,
   signature: 1.5,
@@ -60,17 +61,19 @@ export function indexOptions(): Options<KbChunk> {
   };
 }
 
+const MODULE_WEIGHT = 0.75;
+
 /**
  * Ranking adjustments that depend on the chunk, not the query: a symbol without documentation can only
  * match by name and is a weaker answer; a continuation piece of a long docstring is reached through its
  * first piece as often as on its own.
  */
-export function documentWeight(chunk: KbChunk): number {
+export function documentWeight(chunk: KbChunk, moduleWeight = MODULE_WEIGHT): number {
   let w = 1;
   if (!chunk.summary && !chunk.body) w *= 0.6;
   if (chunk.part > 0) w *= 0.9;
   // A module is a container: when it and a class or function in it match alike, the callable is the answer.
-  if (chunk.kind === 'module') w *= 0.75;
+  if (chunk.kind === 'module') w *= moduleWeight;
   return w;
 }
 
@@ -78,6 +81,13 @@ export function documentWeight(chunk: KbChunk): number {
 const MENTIONED_TOOLCHAIN_BOOST = 2;
 /** Weight of an acronym spelled by the question's phrases, matched against symbol names only. */
 const ACRONYM_BOOST = 4;
+
+/** Overrides for experiments (scripts/bench-kb.ts --sweep); production uses the defaults. */
+export interface SearchTuning {
+  boosts?: Partial<Record<IndexField, number>>;
+  acronymBoost?: number;
+  moduleWeight?: number;
+}
 
 export interface SearchPlan {
   query: Query;
@@ -89,10 +99,11 @@ export function searchPlan(
   chunks: readonly KbChunk[],
   analysed: AnalysedQuery,
   filter?: (chunk: KbChunk) => boolean,
+  tuning: SearchTuning = {},
 ): SearchPlan {
   const preferred = new Set<string>(analysed.mentioned);
   const options: SearchOptions = {
-    boost: BOOSTS,
+    boost: { ...FIELD_BOOSTS, ...tuning.boosts },
     combineWith: 'OR',
     tokenize,
     processTerm,
@@ -103,7 +114,7 @@ export function searchPlan(
     boostDocument: (id) => {
       const chunk = chunks[id as number];
       if (!chunk) return 1;
-      const w = documentWeight(chunk);
+      const w = documentWeight(chunk, tuning.moduleWeight);
       return preferred.size && preferred.has(chunk.toolchain) ? w * MENTIONED_TOOLCHAIN_BOOST : w;
     },
     filter: filter ? (result) => filter(chunks[result.id as number]!) : undefined,
@@ -113,7 +124,7 @@ export function searchPlan(
         combineWith: 'OR',
         queries: [
           analysed.text,
-          { queries: analysed.acronyms, fields: ['name'], prefix: false, boost: { name: ACRONYM_BOOST } },
+          { queries: analysed.acronyms, fields: ['name'], prefix: false, boost: { name: tuning.acronymBoost ?? ACRONYM_BOOST } },
         ],
       }
     : analysed.text;

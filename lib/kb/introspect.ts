@@ -4,6 +4,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
+import { artifactStore } from '../../activities/artifacts/store.js';
+import { runSandboxed } from '../../runners/sandbox/index.js';
 import { venvPython } from '../paths.js';
 import {
   IntrospectRecord,
@@ -73,10 +75,38 @@ export const execaIntrospectRunner: IntrospectRunner = async (args, outputs, tim
   }
 };
 
-// SWITCH POINT: runners/sandbox/index.ts (runSandboxed) was not there when this was written; when it
-// lands, set this to a runner that sends introspect.py as the entry file with `args` and reads `outputs`
-// from the result's produced files (the script already writes only into its cwd).
-export const introspectRunner: { kind: 'sandbox' | 'execa'; run: IntrospectRunner } = { kind: 'execa', run: execaIntrospectRunner };
+/**
+ * The sandbox (runners/sandbox): introspect.py is the entry file, the outputs come back as produced
+ * files through the artifact store. bwrap, the unprivileged uid and the resource caps apply as for any
+ * generated script; what the host lacks is reported by the sandbox, not here.
+ */
+export const sandboxIntrospectRunner: IntrospectRunner = async (args, outputs, timeoutMs) => {
+  const store = artifactStore();
+  const result = await runSandboxed(
+    {
+      language: 'python',
+      entry: 'introspect.py',
+      files: [{ path: 'introspect.py', content: await readFile(introspectScript, 'utf8') }],
+      args,
+      timeoutMs,
+      memoryMb: 4096,
+      label: `kb introspect ${args.slice(0, 4).join(' ')}`,
+      env: { MPLBACKEND: 'Agg', JAX_PLATFORMS: 'cpu', OMP_NUM_THREADS: '1', PYTHONWARNINGS: 'ignore' },
+      collectGlobs: outputs,
+    },
+    { store },
+  );
+  const files: Record<string, string> = {};
+  for (const f of result.files) if (outputs.includes(f.path)) files[f.path] = await store.getText(f.ref);
+  const error = result.ok
+    ? ''
+    : `${result.timedOut ? `timed out after ${timeoutMs} ms` : `exit code ${result.exitCode ?? result.signal}`}: ${result.stderrTail.slice(-STDERR_TAIL)}`;
+  return { ok: result.ok, error, files };
+};
+
+// SWITCH POINT: which runner introspection uses. The sandbox is the default; execa (no isolation,
+// minimal environment) remains for hosts where the sandbox cannot start.
+export const introspectRunner: { kind: 'sandbox' | 'execa'; run: IntrospectRunner } = { kind: 'sandbox', run: sandboxIntrospectRunner };
 
 const VERSIONS_FILE = 'versions.json';
 const RECORDS_FILE = 'records.jsonl';

@@ -26,7 +26,7 @@ export function distributionOf(spec: string): string {
  * dominating (a few qiskit/pyscf module docstrings are long reference pages).
  */
 export const INTROSPECT_LIMITS = {
-  maxSymbols: 8000,
+  maxSymbols: 10000,
   maxDocChars: 12000,
   /** Seconds per toolchain before the walk stops and reports itself truncated. */
   timeBudgetSeconds: 90,

@@ -2,7 +2,6 @@
 // (`chi_max`, `TwoSiteDMRGEngine`, `qiskit.quantum_info.SparsePauliOp`), while questions use words
 // ("chi max", "two site DMRG", "sparse Pauli operator"); emitting an identifier both whole and in its
 // pieces lets either spelling meet the other.
-
 import { porterStem } from './porter.js';
 
 const STOPWORDS = new Set(
@@ -16,6 +15,7 @@ const STOPWORDS = new Set(
 // One raw token: letters/digits with the joiners of identifiers (`_` and `.`) kept, so that
 // `tenpy.algorithms.dmrg.run` and `chi_max` survive as units before being split further.
 const RAW_TOKEN = /[A-Za-z0-9_.]+/g;
+const PLAIN_WORD = /^[a-z0-9]+$/;
 
 function camelPieces(word: string): string[] {
   return word
@@ -25,30 +25,44 @@ function camelPieces(word: string): string[] {
     .filter(Boolean);
 }
 
-/** Splits text into terms: whole identifiers plus their dotted, snake_case and CamelCase pieces. */
-const PLAIN_WORD = /^[a-z0-9]+$/;
+function identifierPieces(raw: string): string[] {
+  const out: string[] = [];
+  const trimmed = raw.replace(/^[._]+|[._]+$/g, '');
+  for (const part of trimmed.split('.').filter(Boolean)) {
+    const snake = part.split('_').filter(Boolean);
+    if (snake.length > 1) out.push(part);
+    for (const piece of snake) {
+      const camel = camelPieces(piece);
+      if (camel.length > 1) out.push(piece);
+      out.push(...camel);
+    }
+  }
+  return out;
+}
 
+// A corpus's vocabulary is small next to its token count, so splitting and stemming are memoised.
+const MEMO_LIMIT = 200_000;
+const piecesMemo = new Map<string, string[]>();
+const termMemo = new Map<string, string | null>();
+
+function remember<V>(memo: Map<string, V>, key: string, value: V): V {
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(key, value);
+  return value;
+}
+
+/** Splits text into terms: whole identifiers plus their dotted, snake_case and CamelCase pieces. */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
   for (const match of text.matchAll(RAW_TOKEN)) {
-    let raw = match[0];
-    // Most tokens in prose are plain lowercase words: skip the identifier splitting for them.
+    const raw = match[0];
+    // Most tokens in prose are plain lowercase words: no identifier splitting for them.
     if (PLAIN_WORD.test(raw)) {
       out.push(raw);
       continue;
     }
-    raw = raw.replace(/^[._]+|[._]+$/g, '');
-    if (!raw) continue;
-    const dotted = raw.split('.').filter(Boolean);
-    for (const part of dotted) {
-      const snake = part.split('_').filter(Boolean);
-      if (snake.length > 1) out.push(part);
-      for (const piece of snake) {
-        const camel = camelPieces(piece);
-        if (camel.length > 1) out.push(piece);
-        out.push(...camel);
-      }
-    }
+    const pieces = piecesMemo.get(raw) ?? remember(piecesMemo, raw, identifierPieces(raw));
+    for (const p of pieces) out.push(p);
   }
   return out;
 }
@@ -60,7 +74,8 @@ export function stem(term: string): string {
 
 /** MiniSearch's processTerm: lowercase, drop stopwords and one-letter noise, stem. */
 export function processTerm(term: string): string | null {
+  const known = termMemo.get(term);
+  if (known !== undefined) return known;
   const t = term.toLowerCase();
-  if (t.length < 2 || STOPWORDS.has(t)) return null;
-  return stem(t);
+  return remember(termMemo, term, t.length < 2 || STOPWORDS.has(t) ? null : stem(t));
 }

@@ -1,6 +1,6 @@
 // Integration levels of a run_ function (paper, Supplemental Material: "Integration test").
 // Level k keeps the run_ function up to its k-th element-call statement and returns what that
-// statement assigned; main (and any item_ function between main and the run_ function) is cut
+// statement assigned (the last level keeps it whole); main (and any item_ function between main and the run_ function) is cut
 // right after it calls the next link of the chain, with main's own parameters, and main prints
 // a success marker. Everything else in the script is kept byte for byte.
 import { BadInputError } from '../../lib/errors.js';
@@ -132,7 +132,11 @@ export function buildIntegrationLevels(structure: ScriptStructure, runFunctionNa
       () => [printMarker, language === 'python' ? 'return' : 'return nothing'],
       mainCut.call ?? undefined,
     ).text;
-    const runText = truncateFunctionAfter(structure, lines, run.span, step.start, (t) => [returnStatement(t, language)]).text;
+    // The last level is the complete assembly: the run_ function as written, its own return included.
+    const runText =
+      level === steps.length
+        ? run.source
+        : truncateFunctionAfter(structure, lines, run.span, step.start, (t) => [returnStatement(t, language)]).text;
     const edits: SourceEdit[] = [
       { start: run.span.startOffset, end: run.span.endOffset, text: runText },
       { start: mainCut.span.startOffset, end: mainCut.span.endOffset, text: mainText },

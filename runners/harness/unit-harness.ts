@@ -38,9 +38,9 @@ function dependencies(structure: ScriptStructure, target: string, providedElsewh
       queue.push(name);
     }
   }
-  const scriptNames = names;
+  // Top-level constants between functions come along; top-level code that runs script functions does not.
   const topLevel = structure.topLevelCode.filter(
-    (block) => callSites(linesWithin(lines, block.span.startOffset, block.span.endOffset), scriptNames, structure.language, {
+    (block) => callSites(linesWithin(lines, block.span.startOffset, block.span.endOffset), names, structure.language, {
       skipNestedDefinitions: false,
     }).length === 0,
   );
@@ -65,7 +65,7 @@ export function buildUnitHarness(input: UnitHarnessRequest): HarnessScript {
 
   const provided = new Set<string>();
   background.forEach((b, i) => {
-    const names = allFunctions(parsePart(b.source, language, `background[${i}]`)).map((f) => f.name);
+    const names = allFunctions(parsePart(dedent(b.source), language, `background[${i}]`)).map((f) => f.name);
     if (names.length === 0) throw new BadInputError(`background[${i}] (${b.category}) defines no function`, undefined, `background.${i}.source`);
     if (names.includes(target)) {
       throw new BadInputError(`background[${i}] defines \`${target}\`, the function under test; background functions must have their own names`);

@@ -261,17 +261,14 @@ def cmd_symbols(args):
                     failed += 1
                     continue
                 collector.add_module(name, module)
-        count = 0
-        truncated = False
-        for rec in collector.records():
-            if count >= args.max_symbols:
-                truncated = True
-                break
-            if not rec["doc"] and rec["kind"] == "module":
-                continue
+        records = [r for r in collector.records() if r["doc"] or r["kind"] != "module"]
+        # Over the cap, undocumented symbols go first: they only carry a name and a signature.
+        records.sort(key=lambda r: 0 if r["doc"] else 1)
+        truncated = len(records) > args.max_symbols
+        for rec in records[: args.max_symbols]:
             rec.update({"type": "symbol", "toolchain": args.toolchain})
             emit(rec)
-            count += 1
+        count = min(len(records), args.max_symbols)
         emit({"type": "summary", "toolchain": args.toolchain, "modules": seen, "failed_modules": failed,
               "symbols": count, "truncated": truncated or time.monotonic() > deadline,
               "seconds": round(time.monotonic() - start, 2)})

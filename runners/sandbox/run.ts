@@ -4,12 +4,10 @@
 // output capture always apply.
 import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdirSync } from 'node:fs';
-import os, { constants as osConstants } from 'node:os';
+import { constants as osConstants } from 'node:os';
 import path from 'node:path';
 import { ArtifactStore, artifactStore } from '../../activities/artifacts/store.js';
 import { badInputFromZod } from '../../lib/errors.js';
-import { artifactsDir, repoRoot, stateDir } from '../../lib/paths.js';
 import {
   SandboxRequest,
   type CapturedStream,
@@ -24,6 +22,7 @@ import { collectProducedFiles } from './collect.js';
 import { buildSandboxEnv } from './env.js';
 import { prlimitArgs, tmpfsBytes } from './limits.js';
 import { bwrapMountArgs } from './mounts.js';
+import { pathsHiddenFromScripts } from './hidden-paths.js';
 import { HeadTailCapture } from './output-capture.js';
 import { isolationModeFromEnv, planIsolation, withoutPrivilegeDrop, type IsolationMode, type IsolationPlan } from './plan.js';
 import { namespaceFlags, probeIsolation, type IsolationProbe } from './probe.js';
@@ -67,15 +66,6 @@ export function parseSandboxRequest(input: unknown): SandboxRequest {
   const parsed = SandboxRequest.safeParse(input);
   if (!parsed.success) throw badInputFromZod(parsed.error, 'sandbox request');
   return parsed.data;
-}
-
-/** `.env*` files beside the code: credentials an operator may keep there never become readable. */
-function secretFilesNearCode(): string[] {
-  try {
-    return readdirSync(repoRoot).filter((n) => /^\.env/.test(n)).map((n) => path.join(repoRoot, n));
-  } catch {
-    return [];
-  }
 }
 
 function canRunAs(setpriv: string, uid: number, executable: string, workDir: string): Promise<boolean> {
@@ -127,16 +117,12 @@ function buildLaunch(
     ];
   }
   if (useBwrap) {
-    const hide = [stateDir(), artifactsDir()];
-    const home = os.homedir();
-    if (home && home !== '/') hide.push(home);
     argv = [
       plan.bwrap!,
       ...bwrapMountArgs({
         workDir,
-        hide,
+        hide: pathsHiddenFromScripts(),
         readPaths: runner.readPaths,
-        hideFiles: secretFilesNearCode(),
         tmpfsBytes: tmpfsBytes(req),
         supportsSize: plan.bwrapSupportsSize,
         uid,

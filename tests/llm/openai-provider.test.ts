@@ -5,7 +5,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { startFakeOpenAI, chatReply, openAiError } from '../helpers/fake-openai-server.js';
 import { activities, failureOf, OPENAI_KEY, request, retrieveSpec, testConfig } from './support.js';
 import type { LlmOutput } from '../../schemas/llm-outputs.js';
-import type { LlmExchange } from '../../schemas/llm.js';
+import { LlmExchange } from '../../schemas/llm.js';
 
 let server: Awaited<ReturnType<typeof startFakeOpenAI>>;
 before(async () => {
@@ -57,8 +57,9 @@ test('a malformed JSON answer is re-asked with the error, then accepted; both at
   assert.equal(second.at(-2).role, 'assistant');
   const third = server.requests[2]!.body.messages;
   assert.match(third.at(-1).content, /verdict/);
-  const exchange = await store.getJson<LlmExchange>(r.exchangeRef);
+  const exchange = LlmExchange.parse(await store.getJson(r.exchangeRef));
   assert.deepEqual(exchange.httpCalls.map((c) => c.purpose), ['answer', 'reask', 'reask']);
+  assert.deepEqual(exchange.httpCalls.map((c) => c.usage.inputTokens), [100, 150, 200]);
   assert.equal(exchange.outcome, 'ok');
 });
 

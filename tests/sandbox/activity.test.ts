@@ -7,13 +7,14 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { WorkflowFailedError, type Client, type Connection } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { createSandboxActivities, WORKER_SHUTDOWN_FAILURE } from '../../activities/sandbox/run-script.js';
 import type { SandboxResult } from '../../schemas/sandbox.js';
 import { ensureServer, testClient, uniqueQueue } from '../helpers/temporal.js';
 import { hostileScript, pidsWithMarker, testStore, useTestStateDir, waitFor } from '../fixtures/hostile/harness.js';
 
 useTestStateDir();
+Runtime.install({ logger: new DefaultLogger('ERROR') });
 const store = testStore();
 const workflowsPath = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'hostile', 'run-script.workflow.ts');
 const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
@@ -23,14 +24,22 @@ describe('runScript activity on a real Temporal server', () => {
   let connection: Connection;
   let nativeConnection: NativeConnection;
   let workflowBundle: { code: string };
+  // One worker serves the ordinary tests; the shutdown test brings its own two.
+  const taskQueue = uniqueQueue('sandbox');
+  let shared: Worker | undefined;
+  let sharedRun: Promise<void> | undefined;
 
   before(async () => {
     const address = await ensureServer();
     ({ client, connection } = await testClient());
     nativeConnection = await NativeConnection.connect({ address });
     workflowBundle = await bundleWorkflowCode({ workflowsPath, logger: quietLogger });
+    shared = await makeWorker(taskQueue);
+    sharedRun = shared.run();
   });
   after(async () => {
+    if (shared?.getState() === 'RUNNING') shared.shutdown();
+    await sharedRun;
     await connection?.close();
     await nativeConnection?.close();
   });
@@ -48,32 +57,24 @@ describe('runScript activity on a real Temporal server', () => {
   }
 
   test('a script runs and its small result comes back through the history', async () => {
-    const taskQueue = uniqueQueue('sandbox');
-    const worker = await makeWorker(taskQueue);
-    const result = await worker.runUntil(
-      client.workflow.execute('runScriptWorkflow', {
-        taskQueue,
-        workflowId: `sandbox-ok-${randomUUID()}`,
-        args: [{ language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: 'print("hello from the sandbox")' }], timeoutMs: 60_000 }],
-      }),
-    ) as SandboxResult;
+    const result: SandboxResult = await client.workflow.execute('runScriptWorkflow', {
+      taskQueue,
+      workflowId: `sandbox-ok-${randomUUID()}`,
+      args: [{ language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: 'print("hello from the sandbox")' }], timeoutMs: 60_000 }],
+    });
     assert.equal(result.exitCode, 0);
     assert.equal(result.stdoutTail, 'hello from the sandbox\n');
     assert.ok(Buffer.byteLength(JSON.stringify(result)) < 16 * 1024);
   });
 
   test('a bad request fails at once, non-retryably, as BadInputError naming the field', async () => {
-    const taskQueue = uniqueQueue('sandbox');
-    const worker = await makeWorker(taskQueue);
-    const err = await worker.runUntil(
-      client.workflow
-        .execute('runScriptWorkflow', {
-          taskQueue,
-          workflowId: `sandbox-bad-${randomUUID()}`,
-          args: [{ language: 'python', entry: 'main.py', files: [{ path: '../main.py', content: 'print(1)' }] }],
-        })
-        .then(() => null, (e: unknown) => e),
-    );
+    const err = await client.workflow
+      .execute('runScriptWorkflow', {
+        taskQueue,
+        workflowId: `sandbox-bad-${randomUUID()}`,
+        args: [{ language: 'python', entry: 'main.py', files: [{ path: '../main.py', content: 'print(1)' }] }],
+      })
+      .then(() => null, (e: unknown) => e);
     assert.ok(err instanceof WorkflowFailedError);
     assert.ok(err.cause instanceof ActivityFailure);
     const cause = err.cause.cause;
@@ -84,26 +85,22 @@ describe('runScript activity on a real Temporal server', () => {
   });
 
   test('cancelling the workflow kills the sandbox', async () => {
-    const taskQueue = uniqueQueue('sandbox');
-    const worker = await makeWorker(taskQueue);
     const marker = `physvec-activity-cancel-${randomUUID()}`;
-    await worker.runUntil(async () => {
-      const handle = await client.workflow.start('runScriptWorkflow', {
-        taskQueue,
-        workflowId: `sandbox-cancel-${randomUUID()}`,
-        args: [{ language: 'python', entry: 'main.py', files: [hostileScript('spawn-grandchildren.py')], args: [marker], timeoutMs: 120_000 }],
-      });
-      await waitFor(() => pidsWithMarker(marker).length >= 5, 30_000, 'the sandboxed script to start');
-      await handle.cancel();
-      const err = await handle.result().then(() => null, (e: unknown) => e);
-      assert.ok(err instanceof WorkflowFailedError);
-      assert.ok(err.cause instanceof CancelledFailure || err.cause?.cause instanceof CancelledFailure, String(err.cause));
+    const handle = await client.workflow.start('runScriptWorkflow', {
+      taskQueue,
+      workflowId: `sandbox-cancel-${randomUUID()}`,
+      args: [{ language: 'python', entry: 'main.py', files: [hostileScript('spawn-grandchildren.py')], args: [marker], timeoutMs: 120_000 }],
     });
+    await waitFor(() => pidsWithMarker(marker).length >= 5, 30_000, 'the sandboxed script to start');
+    await handle.cancel();
+    const err = await handle.result().then(() => null, (e: unknown) => e);
+    assert.ok(err instanceof WorkflowFailedError);
+    assert.ok(err.cause instanceof CancelledFailure || err.cause?.cause instanceof CancelledFailure, String(err.cause));
     assert.deepEqual(pidsWithMarker(marker), [], 'sandbox processes outlived the cancellation');
   });
 
   test('worker shutdown kills the sandbox and the attempt is retried on another worker', async () => {
-    const taskQueue = uniqueQueue('sandbox');
+    const taskQueue = uniqueQueue('sandbox-shutdown');
     const marker = `physvec-activity-shutdown-${randomUUID()}`;
     const handle = await client.workflow.start('runScriptWorkflow', {
       taskQueue,

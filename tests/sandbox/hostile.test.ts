@@ -8,7 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { repoRoot } from '../../lib/paths.js';
+import { qmpBenchRoot, repoRoot } from '../../lib/paths.js';
 import { pidsOfUid } from '../../runners/sandbox/process-tree.js';
 import { probeIsolation, runSandboxed, SandboxCancelledError } from '../../runners/sandbox/index.js';
 import { hostileScript, pidsWithMarker, testStore, useTestStateDir, waitFor } from '../fixtures/hostile/harness.js';
@@ -144,6 +144,28 @@ describe('sandbox against hostile scripts', () => {
     } finally {
       for (const f of [inRepo, inTmp, inArtifacts]) rmSync(f, { force: true });
     }
+  });
+
+  test('the code, the dataset (answer key) and the state dir are out of sight', async (t) => {
+    if (!fullIsolation) return t.skip('needs bwrap to hide directories');
+    const datasetParent = path.dirname(qmpBenchRoot);
+    const script = [
+      'import os, sys',
+      'for d in sys.argv[1:]:',
+      '    try:',
+      '        print("LIST", d, sorted(os.listdir(d)))',
+      '    except OSError as e:',
+      '        print("LIST", d, "error", type(e).__name__)',
+    ].join('\n');
+    const result = await runSandboxed(
+      { language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: script }], args: [repoRoot, datasetParent, store.root], timeoutMs: 30_000 },
+      { store },
+    );
+    assert.equal(result.exitCode, 0, result.stderrTail);
+    const listing = (d: string) => new RegExp(`LIST ${d} (.*)`).exec(result.stdoutTail)?.[1] ?? '';
+    assert.doesNotMatch(listing(repoRoot), /package\.json|lib|schemas/, 'the repo is visible');
+    assert.match(listing(datasetParent), /^\[\]$/, 'the dataset is visible');
+    assert.match(listing(store.root), /^\[\]$|error/, 'the artifact store is visible');
   });
 
   test('200 MB on stdout is counted, truncated to head + tail, and the run still reports exit 0', async () => {

@@ -79,30 +79,33 @@ describe('buildSandboxEnv', () => {
 });
 
 describe('bwrapMountArgs', () => {
-  test('re-exposes an install under an unreachable directory through a traversable tmpfs', () => {
+  test('hides the repo and re-exposes the venv inside it and an install under an unreachable directory', () => {
     const root = mkdtempSync(path.join(os.tmpdir(), 'physvec-mounts-'));
     const locked = path.join(root, 'locked');
     const install = path.join(locked, 'pyenv', 'versions', '3.11');
-    const state = path.join(root, 'state');
+    const repo = path.join(root, 'repo');
+    const venv = path.join(repo, '.venv');
+    const state = path.join(repo, 'data', 'state');
     const work = path.join(state, 'sandbox', 'run1');
-    mkdirSync(install, { recursive: true });
-    mkdirSync(work, { recursive: true });
+    for (const d of [install, venv, work]) mkdirSync(d, { recursive: true });
     chmodSync(root, 0o755);
     chmodSync(locked, 0o700);
-    const args = bwrapMountArgs({ workDir: work, hide: [state], readPaths: [install], hideFiles: [], tmpfsBytes: 1 << 20, supportsSize: true, uid: 123_456 });
+    const args = bwrapMountArgs({ workDir: work, hide: [state, repo], readPaths: [install, venv], tmpfsBytes: 1 << 20, supportsSize: true, uid: 123_456 });
     const joined = args.join(' ');
     assert.match(joined, /^--ro-bind \/ \/ /);
     assert.ok(joined.includes(`--tmpfs ${locked} `), 'the 0700 directory is covered');
     assert.ok(joined.includes(`--ro-bind ${install} ${install}`), 'the install is bound back read-only');
-    assert.ok(joined.includes(`--perms 0755 --dir ${path.join(locked, 'pyenv')}`), 'intermediate dirs are traversable');
-    assert.ok(joined.includes(`--tmpfs ${state} `), 'the state dir is hidden');
-    assert.ok(joined.includes(`--perms 0755 --dir ${path.join(state, 'sandbox')}`));
+    assert.ok(joined.includes(`--perms 0755 --dir ${path.join(locked, 'pyenv')} `), 'intermediate dirs are traversable');
+    assert.ok(joined.includes(`--tmpfs ${repo} `), 'the repo is hidden');
+    assert.ok(!joined.includes(`--tmpfs ${state} `), 'a cover inside a cover is dropped');
+    assert.ok(joined.includes(`--ro-bind ${venv} ${venv}`), 'the venv inside the hidden repo is re-exposed');
+    for (const d of [path.join(repo, 'data'), state, path.join(state, 'sandbox')]) assert.ok(joined.includes(`--perms 0755 --dir ${d} `), d);
     assert.ok(joined.includes(`--bind ${work} ${work}`));
-    const order = (s: string) => args.indexOf(s);
-    assert.ok(order(locked) < order(install), 'the cover comes before the bind');
-    assert.ok(args.lastIndexOf(work) > args.indexOf(state));
-    // As the worker's own user nothing needs re-exposing.
-    const asWorker = bwrapMountArgs({ workDir: work, hide: [], readPaths: [install], hideFiles: [], tmpfsBytes: 1 << 20, supportsSize: false, uid: null }).join(' ');
+    const at = (s: string) => args.indexOf(s);
+    assert.ok(at(locked) < at(install), 'the cover comes before the bind');
+    assert.ok(at(repo) < at(venv) && at(repo) < args.lastIndexOf(work));
+    // As the worker's own user nothing unreachable needs re-exposing.
+    const asWorker = bwrapMountArgs({ workDir: work, hide: [], readPaths: [install], tmpfsBytes: 1 << 20, supportsSize: false, uid: null }).join(' ');
     assert.ok(!asWorker.includes(locked));
     assert.ok(!asWorker.includes('--size'));
   });

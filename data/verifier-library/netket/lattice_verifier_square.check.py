@@ -5,7 +5,7 @@ import sys
 from lattice_verifier_square import lattice_verifier_square
 
 g = lattice_verifier_square(4)
-value = [g.n_nodes, len(g.edges()), max(len(g.neighbors(i)) for i in range(g.n_nodes)), len(lattice_verifier_square(3, pbc=False).edges())]
+value = [g.n_nodes, len(g.edges()), max(len(n) for n in g.adjacency_list()), len(lattice_verifier_square(3, pbc=False).edges())]
 expected = [16, 32, 4, 12]
 ok = value == expected
 print("PHYSVEC_RESULT " + json.dumps({"name": "square_nodes_bonds", "value": value, "expected": expected, "ok": ok}))

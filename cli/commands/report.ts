@@ -1,0 +1,39 @@
+// physvec report <workflow-id> — where a reproduction's evidence report is, and its summary.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { reportDir } from '../../activities/pipeline/report.js';
+import { BadInputError } from '../../lib/errors.js';
+import { line, printJson, EXIT } from '../output.js';
+
+export function register(program: Command): void {
+  program
+    .command('report <workflowId>')
+    .description('print where the evidence report of a reproduction is, with a summary')
+    .option('--json', 'print one JSON document')
+    .action(async (workflowId: string, opts: { json?: boolean }) => {
+      const dir = reportDir(workflowId);
+      const jsonPath = path.join(dir, 'report.json');
+      if (!existsSync(jsonPath)) throw new BadInputError(`no report for ${workflowId} under ${dir}: the workflow has not finished, or ran with another PHYSVEC_STATE_DIR`);
+      const r = JSON.parse(readFileSync(jsonPath, 'utf8'));
+      const summary = {
+        workflowId, status: r.status, notices: r.notices, task: r.task.id, stageReached: r.stageReached,
+        html: path.join(dir, 'report.html'), json: jsonPath,
+        programmingIterations: r.programming.length, scientificIterations: r.scientific.length,
+        assertions: r.scientific.at(-1)?.assertions.map((a: { case: string; judge: string }) => `${a.case}:${a.judge}`) ?? [],
+        convergence: r.convergence.map((c: { case: string; converged: boolean; convergedAt: number | null }) => `${c.case}:${c.converged ? `converged at ${c.convergedAt}` : 'not converged'}`),
+        tokens: r.tokens,
+      };
+      if (opts.json) printJson(summary);
+      else {
+        for (const n of r.notices) line(n);
+        line(`${workflowId}: ${r.status} (${r.task.id}, stage reached ${r.stageReached})`);
+        line(`report: ${summary.html}`);
+        line(`programming iterations ${summary.programmingIterations}, scientific iterations ${summary.scientificIterations}`);
+        line(`assertions: ${summary.assertions.join(' ') || 'none'}`);
+        line(`convergence: ${summary.convergence.join(' ') || 'none'}`);
+        line(`tokens: ${r.tokens.inputTokens} in / ${r.tokens.outputTokens} out, $${r.tokens.costUsd.toFixed(4)}`);
+      }
+      if (r.status !== 'passed') process.exitCode = EXIT.failed;
+    });
+}

@@ -1,0 +1,41 @@
+// `physvec toolchains [--json]`: which toolchain profiles this machine can run, with versions.
+// Exit code 0 whatever is installed (listing is not a failure); 2 only for bad usage.
+import type { Command } from 'commander';
+import { detectToolchains } from '../../activities/toolchains/detect.js';
+import { loadToolchainConfig } from '../../lib/toolchains/config.js';
+import type { ToolchainConfig, ToolchainStatus } from '../../schemas/toolchain.js';
+
+export interface ToolchainsCommandDeps {
+  out?: (line: string) => void;
+}
+
+export function register(program: Command, deps: ToolchainsCommandDeps = {}): void {
+  const out = deps.out ?? ((l: string) => process.stdout.write(`${l}\n`));
+  program
+    .command('toolchains')
+    .description('list the toolchain profiles (itensors, tenpy, netket, qiskit, orca, pyscf) and whether each is installed here, with versions')
+    .option('--json', 'print one JSON document on stdout, nothing else')
+    .action(async (opts: { json?: boolean }) => {
+      const config = loadToolchainConfig();
+      const statuses = await detectToolchains({ config });
+      if (opts.json) out(JSON.stringify({ toolchains: statuses }, null, 2));
+      else for (const l of toolchainsText(statuses, config)) out(l);
+    });
+}
+
+export function toolchainsText(statuses: readonly ToolchainStatus[], config: ToolchainConfig): string[] {
+  const rows = statuses.map((s) => {
+    const profile = config.profiles.find((p) => p.name === s.profile)!;
+    const state = s.available ? 'available' : s.state === 'not installed' ? 'not installed' : `unavailable: ${s.reason ?? 'detection failed'}`;
+    const packages = Object.entries(s.versions).map(([k, v]) => `${k} ${v}`).join(', ');
+    const extra = [
+      s.available ? packages : s.state === 'not installed' ? s.reason ?? '' : '',
+      profile.substitutes.length ? `substitute for ${profile.substitutes.map((x) => x.for).join(', ')}` : '',
+    ].filter(Boolean);
+    return [s.profile, state, s.version ?? '-', s.language, s.topics.join(','), extra.join('; ')];
+  });
+  const header = ['profile', 'status', 'version', 'language', 'topics', 'details'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.filter((r) => !r[1]!.startsWith('unavailable')).map((r) => r[i]!.length)));
+  const fmt = (r: string[]): string => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  return [fmt(header), ...rows.map(fmt)];
+}

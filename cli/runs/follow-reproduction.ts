@@ -1,0 +1,50 @@
+// Live progress of a reproduction: one line whenever its stage, iteration or verdicts change.
+import type { WorkflowHandle } from '@temporalio/client';
+import type { ReproductionResult } from '../../workflows/reproduction/index.js';
+import type { ReproductionProgress } from '../../workflows/reproduction/progress.js';
+import { line } from '../output.js';
+
+export function progressLine(p: ReproductionProgress): string {
+  const parts = [`${p.stage}${p.iteration ? ` #${p.iteration}` : ''}`, p.status];
+  if (p.stage === 'programming' && p.programmingHistory.length) {
+    const h = p.programmingHistory[p.programmingHistory.length - 1]!;
+    parts.push(`unit ${(h.unitAccuracy * 100).toFixed(0)}%`, `integration ${(h.integrationAccuracy * 100).toFixed(0)}%`, h.executable ? 'runs' : 'does not run');
+  }
+  if (p.rubric) parts.push(p.rubric.available ? `rubric ${p.rubric.gradeMean?.toFixed(2)}` : 'rubric n/a');
+  if (p.assertions.length) parts.push(`assertions ${p.assertions.filter((a) => a.judge === 'correct').length}/${p.assertions.length}`);
+  if (p.convergence.length) parts.push(`convergence ${p.convergence.map((c) => `${c.case}:${c.values.length}${c.converged ? '✓' : ''}`).join(',')}`);
+  parts.push(`${p.tokens.inputTokens}+${p.tokens.outputTokens} tokens $${p.tokens.costUsd.toFixed(4)}${p.scripted ? ' (scripted model)' : ''}`);
+  return parts.join(' | ');
+}
+
+export async function followReproduction(handle: WorkflowHandle, opts: { quiet?: boolean } = {}): Promise<ReproductionResult> {
+  let last = '';
+  let done = false;
+  const poll = (async () => {
+    while (!done) {
+      try {
+        const s = progressLine(await handle.query<ReproductionProgress>('progress'));
+        if (s !== last && !opts.quiet) line(`  ${s}`);
+        last = s;
+      } catch {
+        /* not started yet */
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  })();
+  try {
+    return (await handle.result()) as ReproductionResult;
+  } finally {
+    done = true;
+    await poll;
+  }
+}
+
+export function printResult(r: ReproductionResult): void {
+  line(`result: ${r.status}${r.scripted ? ' (scripted model)' : ''}${r.message ? ` — ${r.message}` : ''}`);
+  line(`tokens: ${r.tokens.inputTokens} in, ${r.tokens.outputTokens} out, ${r.tokens.toolCalls} tool calls, $${r.tokens.costUsd.toFixed(4)}`);
+  if (r.report) {
+    line(`report: ${r.report.htmlPath}`);
+    line(`        ${r.report.jsonPath}`);
+  }
+}

@@ -1,0 +1,3 @@
+def main():
+    energy, psi, lattice = run_ladder_ground_state(L=6, t=1.0, t_perp=1.0, U=8.0, chi_max=64, max_sweeps=10)
+    print("PHYSVEC_RESULT " + json.dumps({"name": "N_up, N_down", "value": list(observable_particle_numbers(psi))}))
