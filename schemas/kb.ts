@@ -46,7 +46,6 @@ export const IntrospectSymbolRecord = z.object({
   signature: z.string().default(''),
   doc: z.string().default(''),
   members: z.array(z.string()).default([]),
-  bases: z.array(z.string()).optional(),
 });
 export type IntrospectSymbolRecord = z.infer<typeof IntrospectSymbolRecord>;
 

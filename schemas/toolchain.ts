@@ -97,6 +97,8 @@ export const ToolchainProfile = z
   })
   .strict();
 export type ToolchainProfile = z.infer<typeof ToolchainProfile>;
+/** What a profile file may say (defaults optional). */
+export type ToolchainProfileInput = z.input<typeof ToolchainProfile>;
 
 export const ToolchainConfig = z
   .object({

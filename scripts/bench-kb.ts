@@ -1,8 +1,10 @@
 // Knowledge-base benchmark: corpus size, build and index time, query latency, recall@5 on the labelled
-// set. `node --import tsx scripts/bench-kb.ts [--force] [--json] [--misses]`
+// set. `node --import tsx scripts/bench-kb.ts [--force] [--json] [--misses] [--sweep]`
+// --sweep re-scores the set with each ranking knob halved/doubled/switched off: recall that holds across
+// the neighbourhood is a property of the method, not of a lucky setting.
 import MiniSearch from 'minisearch';
 import { buildKb } from '../lib/kb/build.js';
-import { indexOptions } from '../lib/kb/index-options.js';
+import { FIELD_BOOSTS, indexOptions, type SearchTuning } from '../lib/kb/index-options.js';
 import { evaluateRecall, loadLabelledQueries, unreachableTargets } from '../lib/kb/recall.js';
 import { loadKb } from '../lib/kb/search.js';
 import type { KbChunk } from '../schemas/kb.js';
@@ -65,5 +67,20 @@ if (json) {
     for (const o of filtered.outcomes) {
       log(`${o.firstRelevantRank ? `ok@${o.firstRelevantRank}` : 'MISS'}  ${o.id}: ${o.top.join(' | ')}`);
     }
+  }
+}
+
+if (argv.has('--sweep')) {
+  const variants: [string, SearchTuning][] = [['defaults', {}]];
+  for (const [field, boost] of Object.entries(FIELD_BOOSTS)) {
+    variants.push([`${field} x0.5`, { boosts: { [field]: boost / 2 } }], [`${field} x2`, { boosts: { [field]: boost * 2 } }]);
+  }
+  variants.push(['no acronyms', { acronymBoost: 1e-9 }], ['acronyms x2', { acronymBoost: 8 }], ['module weight 1', { moduleWeight: 1 }], ['module weight 0.5', { moduleWeight: 0.5 }]);
+  const rows = variants.map(([name, t]) => ({ name, recall: evaluateRecall(kb, set.queries, 5, true, t).recall }));
+  const values = rows.map((r) => r.recall);
+  if (json) console.log(JSON.stringify({ sweep: rows }, null, 2));
+  else {
+    for (const r of rows) log(`  sweep ${r.name.padEnd(20)} recall@5 ${r.recall.toFixed(3)}`);
+    log(`sweep: recall@5 between ${Math.min(...values).toFixed(3)} and ${Math.max(...values).toFixed(3)} over ${rows.length} settings`);
   }
 }

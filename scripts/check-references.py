@@ -264,6 +264,23 @@ def run_convergence(solution: str, main_src: str, schedule: dict, criteria: str,
     return False, None, prev, trail, secs, tol
 
 
+def rubric_norm(task: dict) -> Line:
+    """NormCheck of the task's rubric in rubrics/: effective leaf weights (products along the path) sum to 1."""
+    path = ROOT / "rubrics" / task.get("rubrics_name", "")
+    if not path.is_file():
+        return Line("rubric", "norm", False, f"missing {path.relative_to(ROOT)}")
+
+    def leaves(node, w):
+        w *= float(node.get("weight", 1))
+        kids = node.get("children")
+        return [w] if isinstance(kids, dict) else [x for c in kids or [] for x in leaves(c, w)]
+
+    tree = json.loads(path.read_text(encoding="utf-8-sig"))
+    total = sum(leaves(tree, 1.0))
+    sections = len(tree.get("children", []))
+    return Line("rubric", "norm", abs(total - 1) <= 1e-4 and sections == 4, f"sum of effective leaf weights {total:.6f}, {sections} sections")
+
+
 def check_task(task_file: Path, args) -> Report:
     t_start = time.time()
     task = json.loads(task_file.read_text(encoding="utf-8-sig"))
@@ -275,6 +292,7 @@ def check_task(task_file: Path, args) -> Report:
         rep.lines.append(Line("reference", "solution.py", False, "missing"))
         return rep
     solution = sol_path.read_text()
+    rep.lines.append(rubric_norm(task))
     say = (lambda *a: print(f"  [{tid}]", *a, flush=True)) if args.verbose else (lambda *a: None)
 
     if args.demo_only:

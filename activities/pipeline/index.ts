@@ -7,21 +7,18 @@ import { agentOutputSchemas } from '../../schemas/agent-outputs.js';
 import { readAnswer, type AnswerRef } from './answers.js';
 import { summarizeScript, type ScriptLanguage } from './script-summary.js';
 import { prepareTask, type PrepareInput } from './prepare-task.js';
-import { buildUnitJobs, buildLevelJobs, fullScriptJob, judgeProgramming } from './programming.js';
+import { buildUnitJobs, buildLevelJobs, fullScriptJob, judgeProgramming, backgroundFor } from './programming.js';
 import { applyRepair } from './repair.js';
 import { buildVariantJobs, checkAssertions, mergeQualitative } from './assertions.js';
 import { scoreRubric } from './rubric.js';
 import { buildConvergenceJob, convergenceStep } from './convergence.js';
 import { writeReport, type ReportInput } from './report.js';
 import { runJob, type RunSandbox } from './run-job.js';
-import type { BackgroundFunction } from '../../schemas/script-structure.js';
 
 export interface PipelineDeps {
   store: ArtifactStore;
   /** Is a toolchain profile installed here (for the substitution decision)? */
   profileAvailable?: (profile: string) => Promise<boolean>;
-  /** Background functions of the verifier library for a profile. */
-  background?: (profile: string) => Promise<{ functions: BackgroundFunction[]; names: string[] }>;
   /** The retrieval tool's spec, if a knowledge base is wired. */
   retrieveSpec?: ToolSpec;
 }
@@ -38,12 +35,11 @@ export function createPipelineActivities(deps: PipelineDeps) {
   return {
     async prepareTask(input: PrepareInput): Promise<TaskContext> {
       const ctx = await prepareTask(store, input, available);
-      if (deps.background) {
-        const bg = await deps.background(ctx.profile);
-        if (bg.functions.length) {
-          ctx.backgroundRef = await store.put(bg.functions.map((f) => f.source).join('\n\n'), { name: 'verifier-library.txt' });
-          ctx.backgroundNames = bg.names;
-        }
+      // Every library function (an item_ target may use any category) for the entry-point writer's prompt.
+      const bg = backgroundFor(ctx.profile, 'item');
+      if (bg.functions.length) {
+        ctx.backgroundRef = await store.put([bg.preamble, ...bg.functions.map((f) => f.source)].join('\n\n'), { name: 'verifier-library.txt' });
+        ctx.backgroundNames = bg.names;
       }
       return ctx;
     },
@@ -57,10 +53,7 @@ export function createPipelineActivities(deps: PipelineDeps) {
     async acceptScriptText(input: { script: string; language: ScriptLanguage }): Promise<ScriptSummary> {
       return summarizeScript(store, input.script, input.language);
     },
-    async buildUnitJobs(input: { summary: ScriptSummary; answer: AnswerRef; profile: string }) {
-      const bg = deps.background ? await deps.background(input.profile) : { functions: [] };
-      return buildUnitJobs(store, { ...input, background: bg.functions });
-    },
+    buildUnitJobs: (input: { summary: ScriptSummary; answer: AnswerRef; profile: string }) => buildUnitJobs(store, input),
     buildLevelJobs: (input: { summary: ScriptSummary }) => buildLevelJobs(store, input),
     fullScriptJob: (input: { summary: ScriptSummary }) => fullScriptJob(store, input),
     judgeProgramming: (input: Parameters<typeof judgeProgramming>[1]) => judgeProgramming(store, input),

@@ -6,11 +6,21 @@ import { buildIntegrationLevels, buildUnitHarness, unitHarnessFileName } from '.
 import { agentOutputSchemas } from '../../schemas/agent-outputs.js';
 import { readAnswer, type AnswerRef } from './answers.js';
 import { extensionOf, loadStructure } from './script-summary.js';
-import type { BackgroundFunction } from '../../schemas/script-structure.js';
+import { selectBackground } from '../../lib/verifier-library/select.js';
+
+/** Background functions of the verifier library for a target of this category (none when the profile has no library). */
+export function backgroundFor(profile: string, category: string): { functions: { category: string; source: string }[]; preamble: string; names: string[] } {
+  try {
+    const sel = selectBackground(profile, category);
+    return { functions: sel.functions.map((f) => ({ category: f.category, source: f.source })), preamble: sel.preamble, names: sel.functions.map((f) => f.name) };
+  } catch {
+    return { functions: [], preamble: '', names: [] };
+  }
+}
 
 export async function buildUnitJobs(
   store: ArtifactStore,
-  input: { summary: ScriptSummary; answer: AnswerRef; background?: BackgroundFunction[] },
+  input: { summary: ScriptSummary; answer: AnswerRef; profile: string },
 ): Promise<ScriptJob[]> {
   const { structure } = await loadStructure(store, input.summary);
   const entries = (await readAnswer(store, input.answer, agentOutputSchemas['unit-entries'], 'unit-test entry points')).entries;
@@ -18,7 +28,12 @@ export async function buildUnitJobs(
   for (const fn of structure.elementFunctions) {
     const entry = entries.find((e) => e.function === fn.name);
     if (!entry) continue; // reported as undetermined by judgeProgramming
-    const harness = buildUnitHarness({ structure, target: fn.name, background: input.background ?? [], entryPoint: entry.main, language: input.summary.language });
+    const bg = backgroundFor(input.profile, fn.category);
+    const harness = buildUnitHarness({
+      structure, target: fn.name, entryPoint: entry.main, language: input.summary.language,
+      background: bg.functions as Parameters<typeof buildUnitHarness>[0]['background'],
+      extraPreamble: bg.preamble || undefined,
+    });
     jobs.push({ id: `unit:${fn.name}`, file: harness.fileName, ref: await store.put(harness.source, { name: harness.fileName }) });
   }
   return jobs;

@@ -7,6 +7,8 @@ import type { ToolchainConfig, ToolchainStatus } from '../../schemas/toolchain.j
 
 export interface ToolchainsCommandDeps {
   out?: (line: string) => void;
+  /** Detection (default: probe every profile now); tests pass one shared result. */
+  detect?: (config: ToolchainConfig) => Promise<ToolchainStatus[]>;
 }
 
 export function register(program: Command, deps: ToolchainsCommandDeps = {}): void {
@@ -17,7 +19,7 @@ export function register(program: Command, deps: ToolchainsCommandDeps = {}): vo
     .option('--json', 'print one JSON document on stdout, nothing else')
     .action(async (opts: { json?: boolean }) => {
       const config = loadToolchainConfig();
-      const statuses = await detectToolchains({ config });
+      const statuses = await (deps.detect ?? ((c: ToolchainConfig) => detectToolchains({ config: c })))(config);
       if (opts.json) out(JSON.stringify({ toolchains: statuses }, null, 2));
       else for (const l of toolchainsText(statuses, config)) out(l);
     });

@@ -9,11 +9,13 @@ import { EXIT } from '../output.js';
 export interface VerifierLibraryCommandDeps {
   out?: (line: string) => void;
   err?: (line: string) => void;
+  setExitCode?: (code: number) => void;
 }
 
 export function register(program: Command, deps: VerifierLibraryCommandDeps = {}): void {
   const out = deps.out ?? ((l: string) => process.stdout.write(`${l}\n`));
   const err = deps.err ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const setExitCode = deps.setExitCode ?? ((c: number) => (process.exitCode = c));
   const lib = program.command('verifier-library').description('background element functions for unit tests, verified in the sandbox');
   lib
     .command('build')
@@ -24,7 +26,7 @@ export function register(program: Command, deps: VerifierLibraryCommandDeps = {}
       const report = await buildVerifierLibrary({ profile: opts.profile, onProgress: opts.json ? undefined : (e) => err(progressLine(e)) });
       if (opts.json) out(JSON.stringify(report, null, 2));
       else for (const l of reportText(report)) out(l);
-      if (!report.ok) process.exitCode = EXIT.failed;
+      setExitCode(report.ok ? EXIT.ok : EXIT.failed);
     });
 }
 

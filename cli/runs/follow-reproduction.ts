@@ -6,10 +6,6 @@ import { line } from '../output.js';
 
 export function progressLine(p: ReproductionProgress): string {
   const parts = [`${p.stage}${p.iteration ? ` #${p.iteration}` : ''}`, p.status];
-  if (p.stage === 'programming' && p.programmingHistory.length) {
-    const h = p.programmingHistory[p.programmingHistory.length - 1]!;
-    parts.push(`unit ${(h.unitAccuracy * 100).toFixed(0)}%`, `integration ${(h.integrationAccuracy * 100).toFixed(0)}%`, h.executable ? 'runs' : 'does not run');
-  }
   if (p.rubric) parts.push(p.rubric.available ? `rubric ${p.rubric.gradeMean?.toFixed(2)}` : 'rubric n/a');
   if (p.assertions.length) parts.push(`assertions ${p.assertions.filter((a) => a.judge === 'correct').length}/${p.assertions.length}`);
   if (p.convergence.length) parts.push(`convergence ${p.convergence.map((c) => `${c.case}:${c.values.length}${c.converged ? '✓' : ''}`).join(',')}`);
@@ -19,11 +15,18 @@ export function progressLine(p: ReproductionProgress): string {
 
 export async function followReproduction(handle: WorkflowHandle, opts: { quiet?: boolean } = {}): Promise<ReproductionResult> {
   let last = '';
+  let seenIterations = 0;
   let done = false;
   const poll = (async () => {
     while (!done) {
       try {
-        const s = progressLine(await handle.query<ReproductionProgress>('progress'));
+        const p = await handle.query<ReproductionProgress>('progress');
+        // Each finished programming iteration gets its own line, even when the stage has moved on.
+        for (const h of p.programmingHistory.slice(seenIterations)) {
+          if (!opts.quiet) line(`  programming #${h.iteration} verdict: unit ${(h.unitAccuracy * 100).toFixed(0)}%, integration ${(h.integrationAccuracy * 100).toFixed(0)}%, ${h.executable ? 'full script runs' : 'full script fails'}`);
+        }
+        seenIterations = p.programmingHistory.length;
+        const s = progressLine(p);
         if (s !== last && !opts.quiet) line(`  ${s}`);
         last = s;
       } catch {

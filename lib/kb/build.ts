@@ -120,14 +120,17 @@ async function introspectWithCache(
   };
 }
 
-let inFlight: Promise<BuildKbOutcome> | undefined;
+const inFlight = new Map<string, Promise<BuildKbOutcome>>();
 
-/** Builds (or confirms) the knowledge base. Concurrent calls in one process share one build. */
+/** Builds (or confirms) the knowledge base. Concurrent calls for one directory in one process share one build. */
 export function buildKb(opts: BuildKbOptions = {}): Promise<BuildKbOutcome> {
-  inFlight ??= doBuild(opts).finally(() => {
-    inFlight = undefined;
-  });
-  return inFlight;
+  const dir = opts.dir ?? kbDir();
+  let running = inFlight.get(dir);
+  if (!running) {
+    running = doBuild({ ...opts, dir }).finally(() => inFlight.delete(dir));
+    inFlight.set(dir, running);
+  }
+  return running;
 }
 
 async function doBuild(opts: BuildKbOptions): Promise<BuildKbOutcome> {

@@ -1,15 +1,13 @@
 // One API symbol (module, class, function, method, property) becomes one chunk, or several when its
 // docstring is long; every piece carries the symbol's name and signature so it stands on its own.
 import type { IntrospectSymbolRecord, KbChunk, KbToolchain } from '../../schemas/kb.js';
-import { firstParagraph, splitDocument } from './split-text.js';
+import { splitDocument, splitSummary } from './split-text.js';
 
 export type ChunkDraft = Omit<KbChunk, 'id'>;
 
 export function chunkSymbol(rec: IntrospectSymbolRecord, toolchain: KbToolchain): ChunkDraft[] {
-  const doc = rec.doc.trim();
-  const summary = firstParagraph(doc);
-  // The summary is its own field; the first piece's body is what follows it.
-  const rest = doc.slice((doc.split(/\n\s*\n/)[0] ?? '').length).trim();
+  // The summary is its own field; the pieces' bodies are what follows it.
+  const { summary, rest } = splitSummary(rec.doc);
   const pieces = splitDocument(rest);
   const base = {
     toolchain,

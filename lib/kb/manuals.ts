@@ -6,7 +6,7 @@ import path from 'node:path';
 import { KbToolchainInput, type KbToolchain } from '../../schemas/kb.js';
 import type { ChunkDraft } from './chunk-symbols.js';
 import { htmlToText } from './html-text.js';
-import { firstParagraph, packBlocks, splitSections } from './split-text.js';
+import { packBlocks, splitSections, splitSummary } from './split-text.js';
 
 const MANUAL_EXTENSIONS = new Set(['.md', '.markdown', '.txt', '.rst', '.html', '.htm']);
 /** A manual bigger than this is cut off (an ORCA manual as HTML is a few MB; anything larger is likely not prose). */
@@ -84,7 +84,9 @@ export function chunkManualText(text: string, file: Pick<ManualFile, 'rel' | 'ab
   const title = path.basename(file.rel).replace(/\.[^.]+$/, '');
   for (const s of splitSections(text)) {
     const heading = s.heading || title;
-    const pieces = packBlocks([s.text]);
+    // As for docstrings: the first paragraph is the summary field, the body is what follows it.
+    const { summary, rest } = splitSummary(s.text);
+    const pieces = rest ? packBlocks([rest]) : [''];
     pieces.forEach((p, i) => {
       drafts.push({
         toolchain: file.toolchain,
@@ -92,7 +94,7 @@ export function chunkManualText(text: string, file: Pick<ManualFile, 'rel' | 'ab
         qualifiedName: `manual:${file.rel}#${heading}`,
         aliases: [],
         signature: '',
-        summary: i === 0 ? firstParagraph(p) : '',
+        summary,
         body: p,
         members: [],
         source: file.abs,

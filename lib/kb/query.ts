@@ -27,8 +27,10 @@ const MAX_ACRONYM = 4;
 
 /** First letters of every run of 2-4 consecutive content words. */
 export function phraseAcronyms(text: string): string[] {
+  // Hyphens split ("Hartree-Fock"); identifiers ("chi_max", "nk.vqs") stay whole and so drop out.
   const words = text
-    .split(/[^A-Za-z0-9]+/)
+    .split(/[^A-Za-z0-9_.]+/)
+    .map((w) => w.replace(/\.+$/, ''))
     .filter((w) => /^[A-Za-z][a-z]+$/.test(w) && processTerm(w) !== null);
   const out = new Set<string>();
   for (let i = 0; i < words.length; i++) {

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { badInputFromZod } from '../errors.js';
 import { KbQuerySet, type KbHit, type KbLabelledQuery } from '../../schemas/kb.js';
 import { labelledQueriesFile } from './paths.js';
+import type { SearchTuning } from './index-options.js';
 import { searchLoaded } from './search.js';
 import type { LoadedKb } from './store.js';
 
@@ -75,11 +76,11 @@ function percentile(sorted: number[], p: number): number {
  * Runs every labelled query. `filtered` passes the query's toolchain, as an agent calling
  * `retrieve(query, toolchain)` does; unfiltered searches the whole corpus.
  */
-export function evaluateRecall(kb: LoadedKb, queries: KbLabelledQuery[], k = 5, filtered = true): RecallReport {
+export function evaluateRecall(kb: LoadedKb, queries: KbLabelledQuery[], k = 5, filtered = true, tuning?: SearchTuning): RecallReport {
   const canon = canonicalizer(kb);
   const outcomes: QueryOutcome[] = queries.map((q) => {
     const t0 = performance.now();
-    const hits = searchLoaded(kb, { query: q.query, toolchain: filtered ? q.toolchain : undefined, k });
+    const hits = searchLoaded(kb, { query: q.query, toolchain: filtered ? q.toolchain : undefined, k }, tuning);
     const ms = performance.now() - t0;
     const idx = hits.findIndex((h) => hitAnswers(h, q.targets, canon));
     return { id: q.id, query: q.query, firstRelevantRank: idx >= 0 ? idx + 1 : null, top: hits.map((h) => h.qualifiedName), ms };

@@ -3,7 +3,7 @@
 import { RetrieveArgs, type KbChunk, type KbHit, type RetrieveArgsInput } from '../../schemas/kb.js';
 import { badInputFromZod } from '../errors.js';
 import { buildKb } from './build.js';
-import { searchPlan } from './index-options.js';
+import { searchPlan, type SearchTuning } from './index-options.js';
 import { kbDir } from './paths.js';
 import { analyseQuery } from './query.js';
 import { loadKbFromDisk, readManifest, type LoadedKb } from './store.js';
@@ -75,12 +75,12 @@ export function snippetFor(chunk: KbChunk, terms: readonly string[]): string {
 }
 
 /** Ranks `kb` for the query; one hit per qualified name (its best-scoring piece). */
-export function searchLoaded(kb: LoadedKb, args: RetrieveArgs): KbHit[] {
+export function searchLoaded(kb: LoadedKb, args: RetrieveArgs, tuning?: SearchTuning): KbHit[] {
   const filter = args.toolchain
     ? (c: KbChunk) => c.toolchain === args.toolchain || c.toolchain === 'general'
     : undefined;
   const analysed = analyseQuery(args.query);
-  const plan = searchPlan(kb.chunks, analysed, filter);
+  const plan = searchPlan(kb.chunks, analysed, filter, tuning);
   const results = kb.index.search(plan.query, plan.options);
   const terms = queryTerms(analysed.text);
   const hits: KbHit[] = [];

@@ -140,3 +140,15 @@ export function firstParagraph(text: string, max = 300): string {
   const flat = para.replace(/\s+/g, ' ').trim();
   return flat.length <= max ? flat : flat.slice(0, max - 1).trimEnd() + '…';
 }
+
+/**
+ * The summary (first paragraph) and the rest. A first paragraph too long to be a summary stays in the
+ * rest as well, so no text is lost to the summary's cap.
+ */
+export function splitSummary(text: string, max = 300): { summary: string; rest: string } {
+  const trimmed = text.trim();
+  const first = trimmed.split(/\n\s*\n/)[0] ?? '';
+  const summary = firstParagraph(first, max);
+  const whole = first.replace(/\s+/g, ' ').trim().length <= max;
+  return { summary, rest: whole ? trimmed.slice(first.length).trim() : trimmed };
+}

@@ -201,7 +201,7 @@ class Collector:
             ranked = sorted(aliases, key=lambda a: alias_rank(a, defining_module))
             qual = ranked[0]
             defining = f"{getattr(obj, '__module__', '')}.{getattr(obj, '__qualname__', getattr(obj, '__name__', ''))}"
-            others = [a for a in ranked[1:]]
+            others = list(ranked[1:])
             if defining != qual and defining not in others and is_public_module(defining.rsplit(".", 1)[0]):
                 others.insert(0, defining)
             others = others[:MAX_ALIASES]
@@ -210,8 +210,7 @@ class Collector:
                 doc = own_doc(obj) or own_doc(getattr(obj, "__init__", None))
                 yield {"kind": "class", "qualname": qual, "aliases": others,
                        "module": getattr(obj, "__module__", ""), "signature": signature_of(obj),
-                       "doc": self.trimmed(doc), "members": [m[0] for m in members][:MAX_MEMBERS],
-                       "bases": [b.__name__ for b in getattr(obj, "__bases__", ()) if b is not object][:4]}
+                       "doc": self.trimmed(doc), "members": [m[0] for m in members][:MAX_MEMBERS]}
                 for mname, fn, kind in members:
                     # Undocumented members still tell an agent that `mycc.ccsd_t()` exists and how to call it.
                     mdoc = own_doc(fn)
@@ -262,7 +261,7 @@ def cmd_symbols(args):
                     continue
                 collector.add_module(name, module)
         records = [r for r in collector.records() if r["doc"] or r["kind"] != "module"]
-        # Over the cap, undocumented symbols go first: they only carry a name and a signature.
+        # Over the cap, undocumented symbols are dropped first: they only carry a name and a signature.
         records.sort(key=lambda r: 0 if r["doc"] else 1)
         truncated = len(records) > args.max_symbols
         for rec in records[: args.max_symbols]:

@@ -28,7 +28,7 @@ import { isolationModeFromEnv, planIsolation, withoutPrivilegeDrop, type Isolati
 import { namespaceFlags, probeIsolation, type IsolationProbe } from './probe.js';
 import { killRun } from './process-tree.js';
 import { allocateSandboxUid, releaseSandboxUid } from './uid.js';
-import { chownTree, createWorkDir, keepWorkDirs, removeWorkDir, writeInputs } from './workdir.js';
+import { chownTree, createWorkDir, keepWorkDirs, removeWorkDir, sweepStaleWorkDirsOnce, writeInputs } from './workdir.js';
 
 export interface RunSandboxOptions {
   signal?: AbortSignal;
@@ -145,6 +145,7 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
   const probe = opts.probe ?? (await probeIsolation());
   let plan = planIsolation(probe, opts.isolation ?? isolationModeFromEnv());
 
+  sweepStaleWorkDirsOnce();
   const runId = newRunId();
   const { dir: workDir, privateDir } = await createWorkDir(runId);
   let uid: number | null = null;

@@ -1,6 +1,6 @@
 // A run's work directory: <stateDir>/sandbox/<runId>/, the inputs written into it, owned by the
 // run's uid so the script can write there and nowhere else.
-import { chown, lchown, mkdir, readdir, rm, writeFile, chmod } from 'node:fs/promises';
+import { chmod, chown, lchown, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArtifactStore } from '../../activities/artifacts/store.js';
 import { stateDir } from '../../lib/paths.js';
@@ -52,4 +52,38 @@ export async function removeWorkDir(dir: string): Promise<void> {
 
 export function keepWorkDirs(): boolean {
   return process.env.PHYSVEC_KEEP_SANDBOX === '1';
+}
+
+/** Older than the longest allowed run plus a margin: left behind by a worker that died mid-run. */
+const STALE_AFTER_MS = 48 * 3600_000;
+let swept = false;
+
+/** Once per process, in the background: remove work dirs abandoned by crashed workers. */
+export function sweepStaleWorkDirsOnce(): void {
+  if (swept || keepWorkDirs()) return;
+  swept = true;
+  void removeStaleWorkDirs().catch(() => undefined);
+}
+
+/** Work dirs untouched for 48 h (their processes died with the worker: bwrap --die-with-parent). */
+export async function removeStaleWorkDirs(now = Date.now()): Promise<string[]> {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = await readdir(sandboxRoot());
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const dir = path.join(sandboxRoot(), name);
+    try {
+      if (now - (await stat(dir)).mtimeMs > STALE_AFTER_MS) {
+        await removeWorkDir(dir);
+        removed.push(dir);
+      }
+    } catch {
+      // Removed by someone else meanwhile.
+    }
+  }
+  return removed;
 }

@@ -1,6 +1,6 @@
 // The sandbox's pure parts: bounded output capture, environment building, mount planning, globs.
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -8,6 +8,8 @@ import { buildSandboxEnv } from '../../runners/sandbox/env.js';
 import { globToRegExp } from '../../runners/sandbox/glob.js';
 import { bwrapMountArgs } from '../../runners/sandbox/mounts.js';
 import { HeadTailCapture } from '../../runners/sandbox/output-capture.js';
+import { removeStaleWorkDirs, sandboxRoot } from '../../runners/sandbox/workdir.js';
+import { useTestStateDir } from '../fixtures/hostile/harness.js';
 
 describe('HeadTailCapture', () => {
   test('keeps a short stream exactly', () => {
@@ -79,8 +81,9 @@ describe('buildSandboxEnv', () => {
 });
 
 describe('bwrapMountArgs', () => {
-  test('hides the repo and re-exposes the venv inside it and an install under an unreachable directory', () => {
+  test('hides the repo and re-exposes the venv inside it and an install under an unreachable directory', (t) => {
     const root = mkdtempSync(path.join(os.tmpdir(), 'physvec-mounts-'));
+    t.after(() => rmSync(root, { recursive: true, force: true }));
     const locked = path.join(root, 'locked');
     const install = path.join(locked, 'pyenv', 'versions', '3.11');
     const repo = path.join(root, 'repo');
@@ -119,5 +122,21 @@ describe('globToRegExp', () => {
     assert.ok(globToRegExp('**/*.png').test('figure.png'));
     assert.ok(globToRegExp('data?.csv').test('data1.csv'));
     assert.ok(!globToRegExp('data.csv').test('dataxcsv'));
+  });
+});
+
+describe('removeStaleWorkDirs', () => {
+  test('removes work dirs untouched for two days and keeps fresh ones', async () => {
+    useTestStateDir();
+    const old = path.join(sandboxRoot(), `old-${process.pid}`);
+    const fresh = path.join(sandboxRoot(), `fresh-${process.pid}`);
+    mkdirSync(path.join(old, 'sub'), { recursive: true });
+    mkdirSync(fresh, { recursive: true });
+    const threeDaysAgo = new Date(Date.now() - 72 * 3600_000);
+    utimesSync(old, threeDaysAgo, threeDaysAgo);
+    const removed = await removeStaleWorkDirs();
+    assert.ok(removed.includes(old));
+    assert.equal(existsSync(old), false);
+    assert.equal(existsSync(fresh), true);
   });
 });

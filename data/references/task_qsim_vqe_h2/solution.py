@@ -17,8 +17,8 @@ import numpy as np
 from pyscf import ao2mo, gto, scf
 from qiskit import QuantumCircuit
 from qiskit.circuit import ParameterVector
-from qiskit.primitives import StatevectorEstimator
 from qiskit.quantum_info import SparsePauliOp
+from qiskit_aer.primitives import EstimatorV2 as AerEstimator
 from scipy.optimize import minimize
 
 ANGSTROM_TO_BOHR = 1.0 / 0.52917721092
@@ -70,10 +70,10 @@ def effector_hardware_efficient_ansatz(initial, depth):
     return qc
 
 
-def effector_vqe_minimise(ansatz, hamiltonian, n_starts=2, seed=7, maxiter=300):
-    """Minimise <ansatz(theta)|H|ansatz(theta)> with qiskit's StatevectorEstimator and BFGS from seeded starts; the
-    gradient is the exact parameter-shift rule (all shifted points in one estimator call)."""
-    estimator = StatevectorEstimator()
+def effector_vqe_minimise(ansatz, hamiltonian, n_starts=1, seed=7, maxiter=300):
+    """Minimise <ansatz(theta)|H|ansatz(theta)> with Aer's EstimatorV2 (exact expectation values: no shots) and BFGS
+    from seeded starts; the gradient is the exact parameter-shift rule (all shifted points in one estimator call)."""
+    estimator = AerEstimator()
     n = ansatz.num_parameters
     shifts = np.vstack([np.eye(n), -np.eye(n)]) * (np.pi / 2)
 
@@ -99,7 +99,7 @@ def observable_exact_ground_energy(hamiltonian):
 
 
 def observable_expectation(circuit, parameters, operator):
-    return float(StatevectorEstimator().run([(circuit, operator, parameters)]).result()[0].data.evs)
+    return float(AerEstimator().run([(circuit, operator, parameters)]).result()[0].data.evs)
 
 
 def run_vqe_point(bond_length, depth):
@@ -141,7 +141,7 @@ def plot_energy_curve(bond_lengths, e_vqe, e_exact, filename="figure.png"):
 
 def main():
     depth = 1
-    bond_lengths = np.array([0.3, 0.5, 0.65, 0.735, 0.8, 0.95, 1.2, 1.6, 2.0, 2.5, 3.0])
+    bond_lengths = np.array([0.3, 0.5, 0.65, 0.735, 0.85, 1.1, 1.5, 2.0, 3.0])
     e_vqe, e_exact = run_energy_curve(bond_lengths, depth)
     plot_energy_curve(bond_lengths, e_vqe, e_exact)
     r_eq, e_eq = item_equilibrium(bond_lengths, e_exact)

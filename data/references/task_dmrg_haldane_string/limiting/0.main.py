@@ -1,0 +1,3 @@
+def main():
+    energy, psi = run_spin_one_chain(L=2, J=1.0, beta=0.0, chi_max=9, max_sweeps=10)
+    print("PHYSVEC_RESULT " + json.dumps({"name": "energy", "value": energy}))
