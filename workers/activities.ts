@@ -9,12 +9,11 @@ import { detectToolchains } from '../activities/toolchains/detect.js';
 
 type ActivityMap = Record<string, (...args: any[]) => Promise<unknown>>;
 
-let availability: Promise<Set<string>> | undefined;
-function availableProfiles(): Promise<Set<string>> {
-  availability ??= detectToolchains()
-    .then((list) => new Set(list.filter((t) => t.available).map((t) => t.profile)))
-    .catch(() => new Set<string>());
-  return availability;
+let detected: ReturnType<typeof detectToolchains> | undefined;
+/** Toolchain detection runs the interpreters once per worker process. */
+function toolchains(): ReturnType<typeof detectToolchains> {
+  detected ??= detectToolchains().catch(() => []);
+  return detected;
 }
 
 export function orchestrationActivities(): ActivityMap {
@@ -23,7 +22,7 @@ export function orchestrationActivities(): ActivityMap {
     ...createLlmActivities({ store, tools: createKbTools() }),
     ...createPipelineActivities({
       store,
-      profileAvailable: async (p) => (await availableProfiles()).has(p),
+      toolchains,
       retrieveSpec: { name: RETRIEVE_TOOL_SPEC.name, description: RETRIEVE_TOOL_SPEC.description, parameters: RETRIEVE_TOOL_SPEC.parameters },
     }),
   };

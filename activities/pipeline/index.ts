@@ -3,6 +3,7 @@
 import type { ArtifactStore } from '../artifacts/store.js';
 import type { ScriptSummary, TaskContext } from '../../schemas/pipeline.js';
 import type { ToolSpec } from '../../schemas/llm.js';
+import type { ToolchainStatus } from '../../schemas/toolchain.js';
 import { agentOutputSchemas } from '../../schemas/agent-outputs.js';
 import { readAnswer, type AnswerRef } from './answers.js';
 import { summarizeScript, type ScriptLanguage } from './script-summary.js';
@@ -17,8 +18,8 @@ import { runJob, type RunSandbox } from './run-job.js';
 
 export interface PipelineDeps {
   store: ArtifactStore;
-  /** Is a toolchain profile installed here (for the substitution decision)? */
-  profileAvailable?: (profile: string) => Promise<boolean>;
+  /** What is installed here (for the substitution decision). */
+  toolchains?: () => Promise<ToolchainStatus[]>;
   /** The retrieval tool's spec, if a knowledge base is wired. */
   retrieveSpec?: ToolSpec;
 }
@@ -31,7 +32,7 @@ export const NO_RETRIEVAL: ToolSpec = {
 
 export function createPipelineActivities(deps: PipelineDeps) {
   const { store } = deps;
-  const available = deps.profileAvailable ?? (async () => false);
+  const available = deps.toolchains ?? (async () => []);
   return {
     async prepareTask(input: PrepareInput): Promise<TaskContext> {
       const ctx = await prepareTask(store, input, available);

@@ -91,6 +91,8 @@ ${firstLine.map((l) => `<p class="notice">${esc(l)}</p>`).join('')}
 <h1>Reproduction of ${esc(ctx.figure)} — ${esc(ctx.taskId)}</h1>
 <p class="status" id="status">Status: ${esc(input.status)}${input.message ? ` — ${esc(input.message)}` : ''}</p>
 <p>Workflow <code>${esc(input.workflowId)}</code>; topic ${esc(ctx.topic)}; toolchain ${esc(ctx.profile)}; stage reached: ${esc(input.stageReached)}.</p>
+${ctx.substitution.substituted ? `<h2>Toolchain substitution</h2><p>Request given to the Author:</p><pre id="adapted-request">${esc(ctx.request)}</pre>
+<table id="adapted-rubric"><tr><th>rubric issue</th><th>original</th><th>adapted for ${esc(ctx.profile)}</th></tr>${ctx.substitution.adaptedLeaves.map((l) => `<tr><td>${l.index}</td><td>${esc(l.from)}</td><td>${esc(l.to)}</td></tr>`).join('')}</table>` : ''}
 <h2>Figure</h2>${figureB64 ? `<img id="figure" alt="reproduced figure" style="max-width:700px" src="data:image/png;base64,${figureB64}">` : '<p>No figure was produced.</p>'}
 <h2>Verdicts</h2><table id="verdicts"><tr><th>stage</th><th>test</th><th>verdict</th><th>evidence</th></tr>${progRows.join('')}${sciRows.join('')}${convRows.join('')}</table>
 <h2>Repairs</h2>${diffs.map((d) => `<h3>${esc(d.stage)} iteration ${d.iteration}: ${esc(d.changed.join(', '))}</h3><ul>${d.suggestions.map((s) => `<li>${esc(s)}</li>`).join('')}</ul><pre>${esc(d.diff)}</pre>`).join('') || '<p>None.</p>'}

@@ -11,4 +11,7 @@ export const commandModules: Array<() => Promise<{ register: Register }>> = [
   () => import('./tasks.js'),
   () => import('./report.js'),
   () => import('./cassette.js'),
+  () => import('./toolchains.js'),
+  () => import('./kb.js'),
+  () => import('./verifier-library.js'),
 ];

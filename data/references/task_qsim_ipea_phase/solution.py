@@ -11,9 +11,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
-from qiskit import ClassicalRegister, QuantumCircuit, QuantumRegister, transpile
+from qiskit import ClassicalRegister, QuantumCircuit, QuantumRegister
 from qiskit.circuit.library import UnitaryGate
-from qiskit_aer import AerSimulator
 from qiskit_aer.primitives import SamplerV2
 
 
@@ -36,8 +35,10 @@ def effector_ipea_iteration_circuit(unitary, k, known_bits):
     qc = QuantumCircuit(anc, sys_, creg)
     initialstate_eigenvector(qc, sys_[0])
     qc.h(anc[0])
-    power = UnitaryGate(np.linalg.matrix_power(unitary, 2 ** (k - 1)), label=f"U^{2 ** (k - 1)}")
-    qc.append(power.control(1), [anc[0], sys_[0]])
+    power = np.linalg.matrix_power(unitary, 2 ** (k - 1))
+    # controlled-U^(2^(k-1)) on (anc, sys); qiskit's little-endian matrix index is 2 * sys + anc
+    controlled = np.kron(np.eye(2), np.diag([1.0, 0.0])) + np.kron(power, np.diag([0.0, 1.0]))
+    qc.append(UnitaryGate(controlled, label=f"c-U^{2 ** (k - 1)}"), [anc[0], sys_[0]])
     omega = -2 * np.pi * sum(bit / 2 ** (j + 2) for j, bit in enumerate(known_bits))
     qc.p(omega, anc[0])
     qc.h(anc[0])
@@ -47,9 +48,8 @@ def effector_ipea_iteration_circuit(unitary, k, known_bits):
 
 def effector_sample_bit(circuit, shots, seed):
     """Majority vote of the ancilla outcome over `shots` samples of Aer's SamplerV2."""
-    backend = AerSimulator()
     sampler = SamplerV2(default_shots=shots, seed=seed)
-    counts = sampler.run([transpile(circuit, backend, optimization_level=0)]).result()[0].data.c.get_counts()
+    counts = sampler.run([circuit]).result()[0].data.c.get_counts()
     return 1 if counts.get("1", 0) > counts.get("0", 0) else 0
 
 
@@ -86,7 +86,7 @@ def plot_ipea(phis, estimates_by_bits, probe_phi, bits_range, probe_errors, file
     ax1.set_xlabel(r"exact phase $\phi$")
     ax1.set_ylabel("estimated phase")
     ax1.legend()
-    ax2.semilogy(bits_range, probe_errors, "o-", label=rf"$|\tilde\phi-\phi|$, $\phi$ = {probe_phi}")
+    ax2.semilogy(bits_range, probe_errors, "o-", label=rf"$|\tilde\phi-\phi|$, $\phi$ = {probe_phi:.4f}")
     ax2.semilogy(bits_range, [2.0 ** -m for m in bits_range], "k--", label=r"$2^{-m}$")
     ax2.set_xlabel("number of bits m")
     ax2.legend()
@@ -98,7 +98,7 @@ def plot_ipea(phis, estimates_by_bits, probe_phi, bits_range, probe_errors, file
 def main():
     phis = np.linspace(0.0, 1.0, 33, endpoint=False)
     estimates = {m: run_phase_sweep(phis, m) for m in (3, 5)}
-    probe_phi, bits_range = 0.1234, list(range(1, 11))
+    probe_phi, bits_range = 1 / 3, list(range(1, 11))
     probe = [run_ipea(probe_phi, m) for m in bits_range]
     errors = [item_circular_error(e, probe_phi) for e in probe]
     plot_ipea(phis, estimates, probe_phi, bits_range, errors)

@@ -1,0 +1,4 @@
+def main():
+    mol = site_h2_molecule(10.0, "cc-pvtz")
+    uhf = effector_uhf_broken_symmetry(mol, effector_rhf(mol))
+    print("PHYSVEC_RESULT " + json.dumps({"name": "uhf_energy_10bohr", "value": float(uhf.e_tot)}))
