@@ -86,7 +86,7 @@ def plot_ipea(phis, estimates_by_bits, probe_phi, bits_range, probe_errors, file
     ax1.set_xlabel(r"exact phase $\phi$")
     ax1.set_ylabel("estimated phase")
     ax1.legend()
-    ax2.semilogy(bits_range, probe_errors, "o-", label=rf"$|\tilde\phi-\phi|$, $\phi$ = {probe_phi}")
+    ax2.semilogy(bits_range, probe_errors, "o-", label=rf"$|\tilde\phi-\phi|$, $\phi$ = {probe_phi:.4f}")
     ax2.semilogy(bits_range, [2.0 ** -m for m in bits_range], "k--", label=r"$2^{-m}$")
     ax2.set_xlabel("number of bits m")
     ax2.legend()
@@ -98,7 +98,7 @@ def plot_ipea(phis, estimates_by_bits, probe_phi, bits_range, probe_errors, file
 def main():
     phis = np.linspace(0.0, 1.0, 33, endpoint=False)
     estimates = {m: run_phase_sweep(phis, m) for m in (3, 5)}
-    probe_phi, bits_range = 0.1234, list(range(1, 11))
+    probe_phi, bits_range = 1 / 3, list(range(1, 11))
     probe = [run_ipea(probe_phi, m) for m in bits_range]
     errors = [item_circular_error(e, probe_phi) for e in probe]
     plot_ipea(phis, estimates, probe_phi, bits_range, errors)

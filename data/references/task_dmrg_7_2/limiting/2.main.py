@@ -1,0 +1,4 @@
+def main():
+    # V = 4A/L^2 = 2 with the centre i_c = (L-1)/2 = 0.5 for sites i = 0, 1.
+    out = run_density_profile(L=2, N_up=1, N_down=1, t=1.0, U=2.0, A=2.0, chi_max=16, max_sweeps=10)
+    print("PHYSVEC_RESULT " + json.dumps({"name": "energy", "value": out["energy"]}))
