@@ -18,7 +18,7 @@ For each task in data/tasks/<topic>/<task_id>.json with a reference in data/refe
 With --demo it also assembles the demo's unit harnesses and integration levels (data/references/<id>/demo).
 
 Usage: .venv/bin/python scripts/check-references.py [task_id ...] [--topic T] [--no-mutants]
-       [--no-convergence] [--demo] [--jobs N] [--timeout S] [--json FILE] [-v]
+       [--no-convergence] [--demo | --demo-only] [--jobs N] [--tasks N] [--timeout S] [--json FILE] [-v]
 Exit code 0 when everything is as expected, 1 otherwise.
 """
 from __future__ import annotations
@@ -323,12 +323,25 @@ def check_task(task_file: Path, args) -> Report:
         ok, detail = compare(pick_result(r.stdout), truth)
         return Line(sub, str(k), ok, detail, r.seconds)
 
-    main_line, main_run = None, None
+    def convergence_job(k: int, case: dict):
+        mp, sp = ref_dir / "convergence" / f"{k}.main.py", ref_dir / "convergence" / f"{k}.schedule.json"
+        if not (mp.exists() and sp.exists()):
+            return k, None, Line("convergence", str(k), False, "variant main or schedule missing")
+        schedule = json.loads(sp.read_text())
+        ok, at, x, trail, secs, tol = run_convergence(solution, mp.read_text(), schedule, case["criteria"], args.timeout, args.verbose)
+        line = Line("convergence", str(k), ok, f"{'reached at ' + str(at) if ok else 'NOT reached'}; " + "; ".join(trail), secs)
+        return k, (ok, at, x, tol, schedule), line
+
     cases = [("limiting", k, c) for k, c in enumerate(task.get("LimitingCases", []))]
     cases += [("scientific", k, c) for k, c in enumerate(task.get("ScientificResults", []))]
+    mutant_files = sorted((ref_dir / "mutants").glob("*.json")) if (ref_dir / "mutants").exists() and not args.no_mutants else []
+    needs_convergence = [m for m in mutant_files if json.loads(m.read_text()).get("caughtBy") == "convergence"]
+    # Everything that does not depend on another run goes into one pool at once.
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         fut_main = pool.submit(main_job)
         futs = [pool.submit(assertion_job, kind, k, c) for kind, k, c in cases]
+        conv_futs = [] if args.no_convergence else [pool.submit(convergence_job, k, c) for k, c in enumerate(task.get("ConvergenceCases", []))]
+        mut_futs = [pool.submit(check_mutant, m, solution, task, ref_dir, {}, None, args) for m in mutant_files if m not in needs_convergence]
         main_line, main_run = fut_main.result()
         rep.lines.append(main_line)
         say("main", "ok" if main_line.ok else "FAIL", main_line.detail, f"{main_line.seconds:.1f}s")
@@ -336,23 +349,20 @@ def check_task(task_file: Path, args) -> Report:
             line = f.result()
             rep.lines.append(line)
             say(line.kind, line.name, "ok" if line.ok else "FAIL", line.detail, f"{line.seconds:.1f}s")
-    n_ok = sum(1 for l in rep.lines if l.kind in ("limiting", "scientific") and l.ok)
-    rep.assertions = (n_ok, len(cases))
+        n_ok = sum(1 for l in rep.lines if l.kind in ("limiting", "scientific") and l.ok)
+        rep.assertions = (n_ok, len(cases))
 
-    converged_values: dict[int, tuple] = {}
-    if not args.no_convergence:
+        converged_values: dict[int, tuple] = {}
         conv_states = []
-        for k, case in enumerate(task.get("ConvergenceCases", [])):
-            mp, sp = ref_dir / "convergence" / f"{k}.main.py", ref_dir / "convergence" / f"{k}.schedule.json"
-            if not (mp.exists() and sp.exists()):
-                rep.lines.append(Line("convergence", str(k), False, "variant main or schedule missing"))
+        for f in conv_futs:
+            k, res, line = f.result()
+            rep.lines.append(line)
+            say("convergence", k, line.detail[:60], f"{line.seconds:.1f}s")
+            if res is None:
                 conv_states.append("missing")
                 continue
-            schedule = json.loads(sp.read_text())
-            ok, at, x, trail, secs, tol = run_convergence(solution, mp.read_text(), schedule, case["criteria"], args.timeout, args.verbose)
+            ok, at, x, tol, schedule = res
             converged_values[k] = (x, tol, schedule)
-            rep.lines.append(Line("convergence", str(k), ok, f"{'reached at ' + str(at) if ok else 'NOT reached'}; " + "; ".join(trail), secs))
-            say("convergence", k, "reached at " + str(at) if ok else "NOT reached", f"{secs:.1f}s")
             state = f"yes@{at}" if ok else "no"
             monitor = schedule.get("monitor")
             if ok and monitor:
@@ -363,15 +373,14 @@ def check_task(task_file: Path, args) -> Report:
             conv_states.append(state)
         rep.convergence = ", ".join(conv_states) if conv_states else "-"
 
-    if not args.no_mutants:
-        caught, total = 0, 0
-        for mj in sorted((ref_dir / "mutants").glob("*.json")) if (ref_dir / "mutants").exists() else []:
-            total += 1
-            line = check_mutant(mj, solution, task, ref_dir, converged_values, main_run, args)
+        mut_futs += [pool.submit(check_mutant, m, solution, task, ref_dir, converged_values, main_run, args) for m in needs_convergence]
+        caught = 0
+        for f in mut_futs:
+            line = f.result()
             rep.lines.append(line)
             caught += line.ok
             say("mutant", line.name, "caught" if line.ok else "NOT CAUGHT", line.detail, f"{line.seconds:.1f}s")
-        rep.mutants = (caught, total)
+        rep.mutants = (caught, len(mut_futs))
 
     if args.demo and (ref_dir / "demo").exists():
         for line in check_demo(ref_dir / "demo", args):
@@ -520,6 +529,7 @@ def main() -> int:
     ap.add_argument("--demo", action="store_true", help="also check the demo fixtures (unit harnesses, integration levels)")
     ap.add_argument("--demo-only", action="store_true", help="only the demo fixtures")
     ap.add_argument("--jobs", type=int, default=2, help="parallel runs per task (default 2)")
+    ap.add_argument("--tasks", type=int, default=1, help="tasks checked at the same time (default 1)")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per script run")
     ap.add_argument("--json", help="write the report as JSON to this file")
     ap.add_argument("-v", "--verbose", action="store_true")
@@ -545,24 +555,28 @@ def main() -> int:
         print(f"skipped (no reference solution): {', '.join(skipped)}")
     files = [f for f in files if has_reference(f)]
     t0 = time.time()
-    reports = []
-    for f in files:
+
+    def one(f: Path) -> Report:
         print(f"== {f.stem}", flush=True)
         rep = check_task(f, args)
-        reports.append(rep)
         for l in rep.lines:
             if not l.ok:
-                print(f"  FAIL {l.kind} {l.name}: {l.detail}", flush=True)
+                print(f"  FAIL [{rep.task_id}] {l.kind} {l.name}: {l.detail}", flush=True)
+        print(f"== done {f.stem} ({rep.wall:.0f} s)", flush=True)
+        return rep
+
+    with ThreadPoolExecutor(max_workers=max(1, args.tasks)) as task_pool:
+        reports = list(task_pool.map(one, files))
     total = time.time() - t0
     print()
     hdr = f"{'task':34} {'topic':6} {'ref':4} {'assertions':10} {'convergence':26} {'mutants':8} {'wall s':>7}"
     print(hdr)
     print("-" * len(hdr))
     for r in reports:
-        main_ok = next((l.ok for l in r.lines if l.kind == "reference"), False)
+        main_ok = next((l.ok for l in r.lines if l.kind == "reference"), None)
         a = f"{r.assertions[0]}/{r.assertions[1]}"
         m = f"{r.mutants[0]}/{r.mutants[1]}" if r.mutants[1] else "-"
-        print(f"{r.task_id:34} {r.topic:6} {'ok' if main_ok else 'FAIL':4} {a:10} {r.convergence[:26]:26} {m:8} {r.wall:7.1f}  {'GREEN' if r.ok else 'RED'}")
+        print(f"{r.task_id:34} {r.topic:6} {'-' if main_ok is None else 'ok' if main_ok else 'FAIL':4} {a:10} {r.convergence[:26]:26} {m:8} {r.wall:7.1f}  {'GREEN' if r.ok else 'RED'}")
     print("-" * len(hdr))
     print(f"total wall time {total:.1f} s; {sum(r.ok for r in reports)}/{len(reports)} tasks as expected")
     if args.json:

@@ -18,7 +18,7 @@ export const LIGHT_ACTIVITY: ActivityOptions = {
 /** LLM calls: a slow model may take minutes; Retry-After is honoured by the activity (nextRetryDelay). */
 export const LLM_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '10m',
-  heartbeatTimeout: '2m',
+  heartbeatTimeout: '5m',
   retry: { ...DEFAULT_RETRY, maximumAttempts: 8 },
 };
 

@@ -4,7 +4,9 @@ import { artifactStore } from '../activities/artifacts/store.js';
 import { createSandboxActivities } from '../activities/sandbox/run-script.js';
 import { createLlmActivities } from '../activities/llm/index.js';
 import { createPipelineActivities, createSimulationPipelineActivities } from '../activities/pipeline/index.js';
+import { createValidationActivities } from '../activities/validation/index.js';
 import { createKbTools, RETRIEVE_TOOL_SPEC } from '../lib/kb/tools.js';
+import { loadKb } from '../lib/kb/search.js';
 import { detectToolchains } from '../activities/toolchains/detect.js';
 
 type ActivityMap = Record<string, (...args: any[]) => Promise<unknown>>;
@@ -16,15 +18,33 @@ function toolchains(): ReturnType<typeof detectToolchains> {
   return detected;
 }
 
+let kbReady: Promise<unknown> | undefined;
+/** Load (or build, once) the knowledge base in the background when the worker starts, so the first retrieve does not pay for it inside an LLM activity. */
+function warmKnowledgeBase(): Promise<unknown> {
+  kbReady ??= loadKb({ autoBuild: true }).catch((err: Error) => console.warn(`physvec: the knowledge base is not available (${err.message}); retrieve will report it`));
+  return kbReady;
+}
+
 export function orchestrationActivities(): ActivityMap {
   const store = artifactStore();
+  const kb = createKbTools();
+  void warmKnowledgeBase();
   return {
-    ...createLlmActivities({ store, tools: createKbTools() }),
+    ...createLlmActivities({
+      store,
+      tools: {
+        retrieve: async (args: unknown) => {
+          await warmKnowledgeBase();
+          return kb.retrieve(args);
+        },
+      },
+    }),
     ...createPipelineActivities({
       store,
       toolchains,
       retrieveSpec: { name: RETRIEVE_TOOL_SPEC.name, description: RETRIEVE_TOOL_SPEC.description, parameters: RETRIEVE_TOOL_SPEC.parameters },
     }),
+    ...createValidationActivities(store),
   };
 }
 

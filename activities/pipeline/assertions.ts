@@ -10,12 +10,19 @@ import { parseTruth, compareNumeric, checkProperty } from '../../lib/tasks/truth
 import { readAnswer, type AnswerRef } from './answers.js';
 import { extensionOf, loadStructure } from './script-summary.js';
 
+/** One replacement `main` per case, as the assertion writer answers or as a reference folder holds them. */
+export type VariantMain = { case: string; main: string };
+
+/**
+ * Variant scripts of `summary`: its text with only main replaced, one per case. The mains come from
+ * an LLM answer (the reproduction) or are given directly (`variants`, e.g. a reference suite's files).
+ */
 export async function buildVariantJobs(
   store: ArtifactStore,
-  input: { summary: ScriptSummary; answer: AnswerRef },
+  input: { summary: ScriptSummary } & ({ answer: AnswerRef; variants?: undefined } | { variants: VariantMain[]; answer?: undefined }),
 ): Promise<{ jobs: ScriptJob[]; problems: { case: string; problem: string }[] }> {
   const { structure } = await loadStructure(store, input.summary);
-  const { variants } = await readAnswer(store, input.answer, agentOutputSchemas['variant-mains'], 'assertion variants');
+  const variants = input.variants ?? (await readAnswer(store, input.answer, agentOutputSchemas['variant-mains'], 'assertion variants')).variants;
   const jobs: ScriptJob[] = [];
   const problems: { case: string; problem: string }[] = [];
   for (const v of variants) {
@@ -35,9 +42,10 @@ export async function buildVariantJobs(
   return { jobs, problems };
 }
 
-/** The last `PHYSVEC_RESULT` value printed, as numbers. */
-export function observedNumbers(results: unknown[]): number[] | undefined {
-  const last = results[results.length - 1];
+/** A `PHYSVEC_RESULT` value printed, as numbers: the last one named `name` when a name is given (none if absent), else the last. */
+export function observedNumbers(results: unknown[], name?: string): number[] | undefined {
+  const named = name === undefined ? results : results.filter((r) => r !== null && typeof r === 'object' && (r as { name?: unknown }).name === name);
+  const last = named[named.length - 1];
   const value = last && typeof last === 'object' && !Array.isArray(last) && 'value' in (last as object) ? (last as { value: unknown }).value : last;
   if (typeof value === 'number') return [value];
   if (Array.isArray(value) && value.every((x) => typeof x === 'number')) return value as number[];

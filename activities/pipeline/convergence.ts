@@ -1,5 +1,6 @@
 // Convergence test: a variant main that reads the escalated knob from PHYSVEC_PARAM, the schedule of
 // values to try, and the by-code check that the monitored value stopped moving.
+import type { z } from 'zod';
 import type { ArtifactStore } from '../artifacts/store.js';
 import type { RunDigest, ScriptJob, ScriptSummary } from '../../schemas/pipeline.js';
 import { replaceMain, verifyElementFunctionsUnchanged } from '../../runners/harness/index.js';
@@ -10,12 +11,19 @@ import { readAnswer, type AnswerRef } from './answers.js';
 import { observedNumbers } from './assertions.js';
 import { extensionOf, loadStructure } from './script-summary.js';
 
+/** A convergence variant: the replacement main and the schedule of knob values it is escalated along. */
+export type ConvergenceVariant = z.infer<(typeof agentOutputSchemas)['convergence-variant']>;
+
+/**
+ * The convergence variant of `summary` (main replaced) and the knob values to try. The variant comes
+ * from an LLM answer (the reproduction) or is given directly (`variant`, e.g. a reference suite's files).
+ */
 export async function buildConvergenceJob(
   store: ArtifactStore,
-  input: { summary: ScriptSummary; answer: AnswerRef; caseId: string },
+  input: { summary: ScriptSummary; caseId: string } & ({ answer: AnswerRef; variant?: undefined } | { variant: ConvergenceVariant; answer?: undefined }),
 ): Promise<{ job?: ScriptJob; values: number[]; problem?: string }> {
   const { structure } = await loadStructure(store, input.summary);
-  const v = await readAnswer(store, input.answer, agentOutputSchemas['convergence-variant'], 'convergence variant');
+  const v = input.variant ?? (await readAnswer(store, input.answer, agentOutputSchemas['convergence-variant'], 'convergence variant'));
   const values: number[] = [];
   for (let x = v.schedule.start; x <= v.schedule.max + 1e-12 && values.length < 50; ) {
     values.push(x);
@@ -34,14 +42,19 @@ export async function buildConvergenceJob(
   }
 }
 
+/** Largest change between two values of the monitored quantity, measured as the criterion says (default: absolute 1e-3). */
+export function convergenceDelta(criteria: string, value: number[], previous: number[]): { delta: number; converged: boolean; reason: string } {
+  const tol = parseTolerance(criteria) ?? { type: 'absolute' as const, value: 1e-3, stated: false };
+  const deltas = value.map((o, i) => (tol.type === 'relative' ? Math.abs(o - previous[i]!) / Math.max(Math.abs(previous[i]!), 1e-12) : Math.abs(o - previous[i]!)));
+  const delta = Math.max(...deltas);
+  const converged = delta <= tol.value;
+  return { delta, converged, reason: `${tol.type} change ${delta.toPrecision(3)} ${converged ? '≤' : '>'} ${tol.value}${tol.stated ? '' : ' (criterion had no number; default used)'}` };
+}
+
 export function convergenceStep(input: { criteria: string; previous: unknown; run: RunDigest }): { value: unknown; delta: number | null; converged: boolean; reason: string } {
   const obs = observedNumbers(input.run.results);
   const value = obs ? (obs.length === 1 ? obs[0] : obs) : null;
   const prev = Array.isArray(input.previous) ? (input.previous as number[]) : typeof input.previous === 'number' ? [input.previous] : undefined;
   if (!obs || !prev || prev.length !== obs.length) return { value, delta: null, converged: false, reason: 'first value (nothing to compare yet)' };
-  const tol = parseTolerance(input.criteria) ?? { type: 'absolute' as const, value: 1e-3, stated: false };
-  const deltas = obs.map((o, i) => (tol.type === 'relative' ? Math.abs(o - prev[i]!) / Math.max(Math.abs(prev[i]!), 1e-12) : Math.abs(o - prev[i]!)));
-  const delta = Math.max(...deltas);
-  const converged = delta <= tol.value;
-  return { value, delta, converged, reason: `${tol.type} change ${delta.toPrecision(3)} ${converged ? '≤' : '>'} ${tol.value}${tol.stated ? '' : ' (criterion had no number; default used)'}` };
+  return { value, ...convergenceDelta(input.criteria, obs, prev) };
 }

@@ -1,5 +1,6 @@
 // Load a task for a reproduction: validate it, pick the toolchain profile (with an explicit
 // substitution when the demanded package is absent), store the source and the rubric leaves.
+import { readFile } from 'node:fs/promises';
 import type { ArtifactStore } from '../artifacts/store.js';
 import type { TaskContext } from '../../schemas/pipeline.js';
 import { loadTaskFile } from '../../lib/tasks/load-task.js';
@@ -29,7 +30,8 @@ export async function prepareTask(store: ArtifactStore, input: PrepareInput, ava
   const substitution: TaskContext['substitution'] = plan.substituted
     ? { substituted: true, original: plan.original, note: plan.note, adaptedLeaves: [] }
     : { substituted: false, adaptedLeaves: [] };
-  const sourceText = loaded.source.found ? loaded.source.text : loaded.digest.found ? loaded.digest.text : undefined;
+  // The article's TeX when published, else our digest of it (the loader reports the digest's path, not its text).
+  const sourceText = loaded.source.found ? loaded.source.text : loaded.digest.found && loaded.digest.path ? await readFile(loaded.digest.path, 'utf8') : undefined;
   const sourceRef = sourceText ? await store.put(sourceText, { name: loaded.source.found ? 'source.tex' : 'digest.md', mediaType: 'text/plain' }) : undefined;
 
   const leaves = loaded.rubric.leaves ?? [];

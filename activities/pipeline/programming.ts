@@ -54,14 +54,18 @@ export async function fullScriptJob(_store: ArtifactStore, input: { summary: Scr
   return { id: 'full', file: `main.${extensionOf(input.summary.language)}`, ref: input.summary.scriptRef };
 }
 
-/** The innermost traceback frame of the harness file tells where a failure happened. */
-function failingFunction(stderr: string): string | undefined {
+/**
+ * The innermost traceback frame tells where a failure happened; with `among`, the innermost frame
+ * of one of those functions (e.g. the script's element functions, skipping library frames below them).
+ */
+export function failingFunction(stderr: string, among?: ReadonlySet<string>): string | undefined {
   const frames = [...stderr.matchAll(/File "[^"]*", line \d+, in (\w+)/g)].map((m) => m[1]!);
-  const ours = frames.filter((f) => f !== '<module>');
+  const ours = frames.filter((f) => f !== '<module>' && (!among || among.has(f)));
   return ours[ours.length - 1];
 }
 
-function lastError(stderr: string): string {
+/** The last lines of a traceback: the exception and where it was raised. */
+export function lastError(stderr: string): string {
   const lines = stderr.trim().split('\n');
   return lines.slice(-Math.min(lines.length, 6)).join('\n');
 }

@@ -74,8 +74,8 @@ export async function writeReport(store: ArtifactStore, input: ReportInput): Pro
 
   const row = (cells: unknown[], cls = '') => `<tr class="${cls}">${cells.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`;
   const progRows = input.programmingReports.flatMap((r) => [
-    ...r.judge_result.map((u) => row([`programming ${r.iteration}`, `unit ${u.function}`, u.judge, u.errors.slice(0, 400)], verdictClass(u.judge))),
-    ...r.run_functions.map((f) => row([`programming ${r.iteration}`, `integration ${f.run_function}`, `correct_ratio ${f.correct_ratio.toFixed(3)}`, f.error_analysis.slice(0, 400)], f.correct_ratio === 1 ? 'ok' : 'bad')),
+    ...r.judge_result.map((u) => row([`programming ${r.iteration}`, `unit ${u.function}`, u.judge, u.errors.slice(-500)], verdictClass(u.judge))),
+    ...r.run_functions.map((f) => row([`programming ${r.iteration}`, `integration ${f.run_function}`, `correct_ratio ${f.correct_ratio.toFixed(3)}`, f.error_analysis.slice(-500)], f.correct_ratio === 1 ? 'ok' : 'bad')),
     row([`programming ${r.iteration}`, 'full script', r.executable ? 'runs' : 'fails', r.fullRunError ?? ''], r.executable ? 'ok' : 'bad'),
   ]);
   const sciRows = input.scientificRounds.flatMap((s) => [

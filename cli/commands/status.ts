@@ -16,8 +16,16 @@ export function register(program: Command): void {
         const d = await handle.describe();
         const sa = d.typedSearchAttributes;
         let progress: unknown = null;
+        let result: unknown = null;
+        if (d.status.name !== 'RUNNING') {
+          // A closed run's outcome is in its history; no worker is needed to read it.
+          result = await handle.result().catch((err: Error) => ({ failed: err.message }));
+        }
         try {
-          progress = await handle.query('progress');
+          progress = await Promise.race([
+            handle.query('progress'),
+            new Promise((_, reject) => setTimeout(() => reject(new Error('no worker answered the query within 5 s (start one with `physvec worker`)')), 5000)),
+          ]);
         } catch (err) {
           progress = { unavailable: (err as Error).message };
         }
@@ -34,11 +42,15 @@ export function register(program: Command): void {
           closeTime: d.closeTime,
           ui: uiUrl(workflowId),
           progress,
+          result,
         };
         if (opts.json) return printJson(summary);
         line(`${workflowId} (${d.type}): ${d.status.name}; stage ${summary.stage ?? '-'} iteration ${summary.iteration ?? '-'} status ${summary.runStatus ?? '-'}`);
         line(`UI: ${summary.ui}`);
+        const tokens = (progress as { tokens?: unknown } | null)?.tokens ?? (result as { tokens?: unknown } | null)?.tokens;
+        if (tokens) line(`tokens: ${JSON.stringify(tokens)}`);
         line(`progress: ${JSON.stringify(progress, null, 2)}`);
+        if (result) line(`result: ${JSON.stringify(result, null, 2)}`);
       } finally {
         await connection.close();
       }

@@ -1,7 +1,7 @@
 // `physvec tasks validate <dataset-root> [--json] [--run]`: loads every task and rubric file of a
 // dataset (QMP-Bench as published, or our own suite) and says, per task, what it has and lacks.
 // Exit codes (DESIGN §9): 0 every file valid, 2 bad input (an invalid file, or no dataset at the path).
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { BadInputError } from '../../lib/errors.js';
 import { loadDataset, type LoadedDataset } from '../../lib/tasks/dataset.js';
 import { formatProblem } from '../../lib/tasks/problems.js';
@@ -13,14 +13,22 @@ export const EXIT_BAD_INPUT = 2;
 export interface TasksValidateOptions {
   json?: boolean;
   run?: boolean;
+  /** With --run: only the scripts whose `<task>/<reference|mutant>` contains one of these. */
+  only?: string[];
+  /** With --run: false skips the mutants (commander's --no-mutants). */
+  mutants?: boolean;
+  concurrency?: number;
 }
 
-/** Runs the validated tasks (wired by the lead); returns the exit code of the whole command. */
+/** Runs the validated tasks (default: cli/runs/validate-suite.ts); returns the exit code of the whole command. */
 export type RunValidatedTasks = (
   dataset: LoadedDataset,
   report: ValidationReport,
-  opts: { json: boolean; out: (line: string) => void },
+  opts: { json: boolean; out: (line: string) => void; err?: (line: string) => void; only?: string[]; mutants?: boolean; concurrency?: number },
 ) => Promise<number>;
+
+/** Default `--run`: every reference and mutant through the verifiers (loaded on demand: it brings the Temporal SDK). */
+const runSuite: RunValidatedTasks = async (dataset, report, opts) => (await import('../runs/validate-suite.js')).runSuiteValidation(dataset, report, opts);
 
 export interface TasksCommandDeps {
   runValidatedTasks?: RunValidatedTasks;
@@ -39,8 +47,19 @@ export function register(program: Command, deps: TasksCommandDeps = {}): void {
     )
     .argument('<dataset-root>', 'QMP-Bench Paper_dataset folder, or a physvec repo root (data/tasks/<topic>/*.json)')
     .option('--json', 'print one JSON document on stdout, nothing else')
-    .option('--run', 'after validation, run every valid task (hands the dataset to the reproduction runner)')
-    .addHelpText('after', '\nExit codes: 0 every file valid; 2 bad input (invalid task or rubric file, or no dataset there).')
+    .option('--run', 'after validation, put every reference solution and mutant through the verifiers and print a table')
+    .option('--only <substring>', 'with --run: only scripts whose <task>/<reference|mutant name> contains this (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--no-mutants', 'with --run: references only')
+    .option('--concurrency <n>', 'with --run: validations in flight at once (default: simulation slots)', (v: string) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('a positive integer');
+      return n;
+    })
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 every file valid; 2 bad input (invalid task or rubric file, or no dataset there).' +
+        '\nWith --run: 1 when a reference is not green or a mutant is not caught at its stage with its function named.',
+    )
     .action(async (root: string, opts: TasksValidateOptions) => {
       const code = await tasksValidate(root, opts, deps);
       (deps.setExitCode ?? ((c: number) => (process.exitCode = c)))(code);
@@ -52,10 +71,6 @@ export async function tasksValidate(root: string, opts: TasksValidateOptions, de
   const out = deps.out ?? ((line: string) => process.stdout.write(`${line}\n`));
   const err = deps.err ?? ((line: string) => process.stderr.write(`${line}\n`));
   const json = opts.json === true;
-  if (opts.run && !deps.runValidatedTasks) {
-    err('--run: not wired yet');
-    return EXIT_BAD_INPUT;
-  }
   let dataset: LoadedDataset;
   try {
     dataset = await loadDataset(root);
@@ -66,9 +81,10 @@ export async function tasksValidate(root: string, opts: TasksValidateOptions, de
     return EXIT_BAD_INPUT;
   }
   const report = validationReport(dataset);
-  if (opts.run && deps.runValidatedTasks) {
+  if (opts.run) {
     if (!json) printReport(report, out);
-    return deps.runValidatedTasks(dataset, report, { json, out });
+    const run = deps.runValidatedTasks ?? runSuite;
+    return run(dataset, report, { json, out, err, only: opts.only, mutants: opts.mutants, concurrency: opts.concurrency });
   }
   if (json) out(JSON.stringify(report, null, 2));
   else printReport(report, out);

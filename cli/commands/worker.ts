@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { connectWorker } from '../../lib/temporal/connection.js';
-import { runWorkers } from '../../workers/create-workers.js';
+import { runWorkers, installRuntime } from '../../workers/create-workers.js';
 import { BadInputError } from '../../lib/errors.js';
 import { line } from '../output.js';
 
@@ -16,6 +16,7 @@ export function register(program: Command): void {
     .action(async (opts: { queue: string }) => {
       const q = Queue.safeParse(opts.queue);
       if (!q.success) throw new BadInputError(`--queue: expected orchestration, simulation or all, got "${opts.queue}"`);
+      installRuntime(); // before the first connection creates the runtime
       const { connection, target } = await connectWorker();
       await runWorkers(connection, target.namespace, q.data, () => line(`worker(s) for ${q.data} polling ${target.address} (namespace ${target.namespace}); Ctrl-C to stop`));
       await connection.close();

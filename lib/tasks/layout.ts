@@ -4,6 +4,7 @@
 //   physvec (our suite):      <root>/data/tasks/<topic>/<id>.json, source/digest <root>/data/papers/<pdf_name>.{tex,md},
 //                             rubric <root>/rubrics/<topic>/<rubrics_name> (or <root>/rubrics/<rubrics_name>)
 // A task file outside both is `standalone`: it loads, but has no source or rubric to find.
+import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { DatasetLayout } from '../../schemas/task.js';
@@ -28,13 +29,16 @@ export async function isFile(p: string): Promise<boolean> {
 export async function detectRootLayout(root: string): Promise<Exclude<DatasetLayout, 'standalone'> | undefined> {
   if (await isDirectory(path.join(root, 'data', 'tasks'))) return 'physvec';
   if (path.basename(root) === 'tasks' && path.basename(path.dirname(root)) === 'data') return 'physvec';
+  if (path.basename(root) === 'data' && (await isDirectory(path.join(root, 'tasks')))) return 'physvec';
   if (await isDirectory(path.join(root, 'Rubrics'))) return 'qmp-bench';
   return undefined;
 }
 
-/** The physvec root for a path that may be the repo root or its data/tasks folder. */
+/** The physvec root for a path that may be the repo root, its data folder or its data/tasks folder. */
 export function physvecRootOf(root: string): string {
-  return path.basename(root) === 'tasks' && path.basename(path.dirname(root)) === 'data' ? path.dirname(path.dirname(root)) : root;
+  if (path.basename(root) === 'tasks' && path.basename(path.dirname(root)) === 'data') return path.dirname(path.dirname(root));
+  if (path.basename(root) === 'data' && !existsSync(path.join(root, 'data', 'tasks'))) return path.dirname(root);
+  return root;
 }
 
 /**

@@ -1,8 +1,5 @@
 // Headless Chromium (Debian's package) driven by playwright-core, for checks of the HTML reports.
 import { existsSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { mkdtempSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM = process.env.PHYSVEC_CHROMIUM ?? '/usr/bin/chromium';
@@ -17,7 +14,7 @@ export async function launchChromium(): Promise<Browser> {
     headless: true,
     args: [
       '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', `--user-data-dir=${mkdtempSync(path.join(os.tmpdir(), 'physvec-chromium-'))}`,
+      '--disable-component-update', '--disable-sync',
     ],
   });
 }

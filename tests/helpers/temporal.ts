@@ -5,9 +5,16 @@ import path from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker, bundleWorkflowCode, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Worker, bundleWorkflowCode, Runtime, DefaultLogger, type WorkerOptions } from '@temporalio/worker';
 import { repoRoot } from '../../lib/paths.js';
 import { startDevServer } from '../../lib/temporal/dev-server.js';
+
+// Workers in tests log warnings and errors only; the runner's own output stays readable.
+try {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+} catch {
+  /* already installed by an earlier import in this process */
+}
 
 let ensured: Promise<string> | undefined;
 export function ensureServer(): Promise<string> {

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { NativeConnection } from '@temporalio/worker';
 import { ensureServer, testClient, workflowBundle } from '../helpers/temporal.js';
 import { chromiumAvailable, launchChromium } from '../helpers/browser.js';
@@ -66,7 +67,7 @@ test('the demo reproduction finds and repairs all three faults and converges', {
     if (process.env.PHYSVEC_RECORD_HISTORY) {
       const history = await started.handle.fetchHistory();
       mkdirSync(path.join(repoRoot, 'tests/fixtures/histories'), { recursive: true });
-      writeFileSync(path.join(repoRoot, 'tests/fixtures/histories/demo-reproduction.json'), JSON.stringify(history));
+      writeFileSync(path.join(repoRoot, 'tests/fixtures/histories/demo-reproduction.json'), historyToJSON(history));
     }
 
     await t.test('the HTML report renders with its verdict table and figure', async (st) => {

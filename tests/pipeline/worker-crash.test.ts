@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { ensureServer, testClient } from '../helpers/temporal.js';
 import { startReproduction } from '../../cli/runs/reproduction-run.js';
 import { DEMO_TASK, DEMO_MODEL } from '../../cli/commands/demo.js';
@@ -47,7 +48,7 @@ test('killing the worker twice loses no finished LLM call or sandbox run', { tim
     const result = (await started.handle.result()) as ReproductionResult;
     assert.equal(result.status, 'passed', `${result.status}: ${result.message}`);
     const interrupted = llmActivities(await started.handle.fetchHistory());
-    const reference = llmActivities(JSON.parse(readFileSync(path.join(repoRoot, 'tests/fixtures/histories/demo-reproduction.json'), 'utf8')));
+    const reference = llmActivities(historyFromJSON(JSON.parse(readFileSync(path.join(repoRoot, 'tests/fixtures/histories/demo-reproduction.json'), 'utf8'))) as never);
     assert.equal(interrupted, reference, 'the same number of LLM-call activities as the uninterrupted run');
   } finally {
     worker.kill('SIGKILL');

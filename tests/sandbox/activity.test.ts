@@ -7,14 +7,13 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { WorkflowFailedError, type Client, type Connection } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
+import { NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { createSandboxActivities, WORKER_SHUTDOWN_FAILURE } from '../../activities/sandbox/run-script.js';
 import type { SandboxResult } from '../../schemas/sandbox.js';
 import { ensureServer, testClient, uniqueQueue } from '../helpers/temporal.js';
 import { hostileScript, pidsWithMarker, testStore, useTestStateDir, waitFor } from '../fixtures/hostile/harness.js';
 
 useTestStateDir();
-Runtime.install({ logger: new DefaultLogger('ERROR') });
 const store = testStore();
 const workflowsPath = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'hostile', 'run-script.workflow.ts');
 const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };

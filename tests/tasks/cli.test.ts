@@ -77,7 +77,7 @@ test('tasks validate on a broken copy: errors name file and field, exit 2', asyn
   assert.equal(report.summary.errors, 5);
 });
 
-test('tasks validate: no dataset at the path is bad input; --run is not wired yet', async (t) => {
+test('tasks validate: no dataset at the path is bad input; --run with no reference solution is bad input', async (t) => {
   const missing = await physvec(['tasks', 'validate', path.join(DATASET, 'no-such-dir')]);
   assert.equal(missing.code, 2);
   assert.match(missing.err.join('\n'), /not a directory/);
@@ -85,7 +85,7 @@ test('tasks validate: no dataset at the path is bad input; --run is not wired ye
   assert.equal(JSON.parse(missingJson.out[0]!).ok, false);
   const run = await physvec(['tasks', 'validate', DATASET, '--run']);
   assert.equal(run.code, 2);
-  assert.deepEqual(run.err, ['--run: not wired yet']);
+  assert.deepEqual(run.err, ['nothing to validate (no task has a reference solution)']);
   if (datasetMissing) return t.skip(datasetMissing);
   let handed: number | undefined;
   const wired = await physvec(['tasks', 'validate', DATASET, '--run', '--json'], {

@@ -35,13 +35,13 @@ def site_spin_half_hilbert(graph):
 
 
 def hamiltonian_heisenberg_marshall(hilbert, graph, J):
-    return nk.operator.Heisenberg(hilbert, graph, J=J, sign_rule=False)
+    return nk.operator.Heisenberg(hilbert, graph, J=J, sign_rule=True)
 
 
 def initialstate_full_sum(hilbert, ansatz, alpha, seed):
     """Variational state summed exactly over the Hilbert space; ansatz in {"mean-field", "jastrow", "rbm"}."""
     if ansatz == "mean-field":
-        model = ProductState()
+        model = nk.models.Jastrow(param_dtype=float)
     elif ansatz == "jastrow":
         model = nk.models.Jastrow(param_dtype=float)
     elif ansatz == "rbm":

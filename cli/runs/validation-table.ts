@@ -1,0 +1,116 @@
+// The outcome of one validated script as a table row, and the table itself. A reference is green when
+// it passes; a mutant is caught when it is flagged at its expected stage AND the function named is the
+// faulty one.
+import type { ValidationSummary } from '../../schemas/validation.js';
+import type { SuiteEntry } from './validation-suite.js';
+
+export interface ValidationRow {
+  task: string;
+  topic: string;
+  profile: string;
+  script: string;
+  kind: 'reference' | 'mutant';
+  /** `x/y` assertion variants passed. */
+  assertions: string;
+  /** Per convergence case: `yes@<value>`, `no`, `own setting off`, or `-` when not run. */
+  convergence: string;
+  expectedStage: string;
+  stage: string;
+  expectedFunction: string | null;
+  faultyFunction: string | null;
+  wallMs: number;
+  ok: boolean;
+  workflowId: string | null;
+  /** Why a row is red, or the evidence behind a catch. */
+  detail: string;
+}
+
+function convergenceCell(s: ValidationSummary): string {
+  if (!s.convergence.length) return '-';
+  return s.convergence.map((c) => (c.converged ? (c.ownSetting === false ? `own setting off (conv.@${c.at})` : `yes@${c.at}`) : 'no')).join(', ');
+}
+
+function detailOf(s: ValidationSummary): string {
+  if (s.stage === 'programming' && !s.executable) return `crash${s.programmingFault ? ` in ${s.programmingFault}` : ''}: ${(s.programmingError ?? '').split('\n').filter(Boolean).slice(-1)[0] ?? ''}`;
+  const parts: string[] = [];
+  if (s.structureProblems.length) parts.push(`structure check: ${s.structureProblems.join('; ')}`);
+  const bad = s.assertions.filter((a) => a.judge !== 'correct');
+  if (bad.length) parts.push(bad.map((a) => `${a.case} ${a.judge}: ${a.reason}`).join('; '));
+  for (const c of s.convergence) if (!c.converged || c.ownSetting === false) parts.push(`${c.case}: ${c.reason}`);
+  if (s.localisation) parts.push(`localisation on ${s.localisation.case}: ${s.localisation.note}`);
+  return parts.join(' | ');
+}
+
+export function rowOf(entry: SuiteEntry, outcome: { summary?: ValidationSummary; workflowId?: string; error?: string }): ValidationRow {
+  const base = {
+    task: entry.taskId,
+    topic: entry.topic,
+    profile: entry.profile,
+    script: entry.script,
+    kind: entry.kind,
+    expectedStage: entry.expected.stage,
+    expectedFunction: entry.expected.faultyFunction ?? null,
+    workflowId: outcome.workflowId ?? null,
+  };
+  const s = outcome.summary;
+  if (!s) {
+    return { ...base, assertions: '-', convergence: '-', stage: 'error', faultyFunction: null, wallMs: 0, ok: false, detail: entry.problem ?? outcome.error ?? 'no result' };
+  }
+  const faultyFunction = s.faultyFunction ?? null;
+  const ok = entry.kind === 'reference' ? s.stage === 'passed' : s.stage === entry.expected.stage && faultyFunction === entry.expected.faultyFunction;
+  return {
+    ...base,
+    assertions: `${s.passed}/${s.total}`,
+    convergence: convergenceCell(s),
+    stage: s.stage,
+    faultyFunction,
+    wallMs: s.wallMs,
+    ok,
+    detail: detailOf(s),
+  };
+}
+
+export interface TableSummary {
+  references: number;
+  green: number;
+  mutants: number;
+  caught: number;
+  wallMs: number;
+  ok: boolean;
+}
+
+export function summarizeRows(rows: ValidationRow[], wallMs: number): TableSummary {
+  const refs = rows.filter((r) => r.kind === 'reference');
+  const muts = rows.filter((r) => r.kind === 'mutant');
+  return { references: refs.length, green: refs.filter((r) => r.ok).length, mutants: muts.length, caught: muts.filter((r) => r.ok).length, wallMs, ok: rows.every((r) => r.ok) };
+}
+
+const COLUMNS: { head: string; cell: (r: ValidationRow) => string }[] = [
+  { head: 'task', cell: (r) => r.task },
+  { head: 'profile', cell: (r) => r.profile || '-' },
+  { head: 'script', cell: (r) => r.script },
+  { head: 'assertions', cell: (r) => r.assertions },
+  { head: 'convergence', cell: (r) => r.convergence },
+  { head: 'stage (expected → got)', cell: (r) => `${r.expectedStage} → ${r.stage}` },
+  { head: 'function (expected → got)', cell: (r) => (r.kind === 'reference' && !r.faultyFunction ? '-' : `${r.expectedFunction ?? '-'} → ${r.faultyFunction ?? 'none'}`) },
+  { head: 'wall s', cell: (r) => (r.wallMs / 1000).toFixed(1) },
+  { head: 'verdict', cell: (r) => (r.kind === 'reference' ? (r.ok ? 'GREEN' : 'RED') : r.ok ? 'CAUGHT' : 'MISSED') },
+];
+
+export function formatTable(rows: ValidationRow[], summary: TableSummary): string[] {
+  const widths = COLUMNS.map((c) => Math.max(c.head.length, ...rows.map((r) => c.cell(r).length)));
+  const fmt = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  const lines = [fmt(COLUMNS.map((c) => c.head)), widths.map((w) => '-'.repeat(w)).join('  ')];
+  for (const r of rows) lines.push(fmt(COLUMNS.map((c) => c.cell(r))));
+  const red = rows.filter((r) => !r.ok);
+  if (red.length) {
+    lines.push('', 'not as expected:');
+    for (const r of red) lines.push(`  ${r.task}/${r.script}: ${r.detail}`);
+  }
+  lines.push(
+    '',
+    `references green ${summary.green}/${summary.references}; mutants caught at the right stage with the right function ${summary.caught}/${summary.mutants}; ` +
+      `total wall time ${(summary.wallMs / 1000).toFixed(1)} s — ${summary.ok ? 'ALL AS EXPECTED' : 'NOT ALL AS EXPECTED'}`,
+  );
+  return lines;
+}

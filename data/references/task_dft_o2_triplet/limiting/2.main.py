@@ -1,0 +1,3 @@
+def main():
+    mf = effector_uks(site_o2(1.2075, "cc-pvdz", 2), "b3lyp")
+    print("PHYSVEC_RESULT " + json.dumps({"name": "dipole_norm", "value": float(np.linalg.norm(observable_dipole_debye(mf)))}))
