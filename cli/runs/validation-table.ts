@@ -12,6 +12,8 @@ export interface ValidationRow {
   kind: 'reference' | 'mutant';
   /** `x/y` assertion variants passed. */
   assertions: string;
+  /** Cases that did not pass: assertion ids, `convergence:<k>` (not converged) or `convergence:<k>:own-setting`. */
+  failedCases: string[];
   /** Per convergence case: `yes@<value>`, `no`, `own setting off`, or `-` when not run. */
   convergence: string;
   expectedStage: string;
@@ -54,13 +56,18 @@ export function rowOf(entry: SuiteEntry, outcome: { summary?: ValidationSummary;
   };
   const s = outcome.summary;
   if (!s) {
-    return { ...base, assertions: '-', convergence: '-', stage: 'error', faultyFunction: null, wallMs: 0, ok: false, detail: entry.problem ?? outcome.error ?? 'no result' };
+    return { ...base, assertions: '-', failedCases: [], convergence: '-', stage: 'error', faultyFunction: null, wallMs: 0, ok: false, detail: entry.problem ?? outcome.error ?? 'no result' };
   }
   const faultyFunction = s.faultyFunction ?? null;
   const ok = entry.kind === 'reference' ? s.stage === 'passed' : s.stage === entry.expected.stage && faultyFunction === entry.expected.faultyFunction;
   return {
     ...base,
     assertions: `${s.passed}/${s.total}`,
+    failedCases: [
+      ...s.assertions.filter((a) => a.judge !== 'correct').map((a) => a.case),
+      ...s.convergence.filter((c) => !c.converged).map((c) => c.case),
+      ...s.convergence.filter((c) => c.ownSetting === false).map((c) => `${c.case}:own-setting`),
+    ],
     convergence: convergenceCell(s),
     stage: s.stage,
     faultyFunction,

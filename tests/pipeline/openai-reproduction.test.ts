@@ -3,7 +3,8 @@
 // in the workflow's progress query, in `physvec status <id> --json` and in the evidence report.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { NativeConnection } from '@temporalio/worker';
@@ -12,28 +13,23 @@ import { startFakeOpenAI, chatReply } from '../helpers/fake-openai-server.js';
 import type { ReceivedRequest } from '../helpers/fake-llm-http.js';
 import { createWorkers } from '../../workers/create-workers.js';
 import { startReproduction } from '../../cli/runs/reproduction-run.js';
+import { exportCassette } from '../../activities/llm/cassette-export.js';
 import { repoRoot } from '../../lib/paths.js';
 import type { ReproductionResult } from '../../workflows/reproduction/index.js';
 import type { ReproductionProgress } from '../../workflows/reproduction/progress.js';
 
 const TASK = path.join(repoRoot, 'data/tasks/smoke/task_smoke_dimer_pipeline.json');
-const SCRIPT = readFileSync(path.join(repoRoot, 'data/smoke/heisenberg_two_site.py'), 'utf8');
-
-const ANSWERS: Record<string, unknown> = {
-  'author-plan': { plan: 'Exact diagonalisation of the 4x4 dimer Hamiltonian for each J; plot E0(J).', queries: ['numpy eigvalsh'] },
-  'query-summary': { summary: [{ query: 'numpy eigvalsh', answer: 'numpy.linalg.eigvalsh returns ascending eigenvalues of a Hermitian matrix.' }] },
-  script: { script: SCRIPT, notes: 'numpy only' },
-  'unit-entries': {
-    entries: [
-      { function: 'site_spin_half', main: 'def main():\n    ops = site_spin_half()\n    print(len(ops))\n' },
-      { function: 'hamiltonian_heisenberg_dimer', main: 'def main():\n    sz = np.diag([0.5, -0.5])\n    print(hamiltonian_heisenberg_dimer([sz, sz, sz], 1.0).shape)\n' },
-      { function: 'effector_exact_diagonalization', main: 'def main():\n    print(effector_exact_diagonalization(np.diag([1.0, -1.0]))[0])\n' },
-      { function: 'observable_ground_energy', main: 'def main():\n    print(observable_ground_energy([-0.75, 0.25]))\n' },
-      { function: 'plot_energy', main: 'def main():\n    plot_energy([1.0, 2.0], [-0.75, -1.5])\n' },
-    ],
-  },
-  'variant-mains': { variants: [{ case: 'limiting:0', main: 'def main():\n    e = run_energy_vs_coupling([2.0])\n    print("PHYSVEC_RESULT %.12f" % e[0])\n' }] },
-};
+// The answers the loopback server gives, by the structured-output schema each request names: the
+// same hand-written exchanges as the scripted cassette of this task.
+const CASSETTE = JSON.parse(readFileSync(path.join(repoRoot, 'data/cassettes/task_smoke_dimer_pipeline.json'), 'utf8')) as { entries: { role: string; json: unknown }[] };
+const SCHEMA_OF: Record<string, string[]> = { author: ['author-plan', 'query-summary'], coder: ['script'], 'unit-test-writer': ['unit-entries'], 'assertion-writer': ['variant-mains'] };
+const ANSWERS: Record<string, unknown> = {};
+const seen: Record<string, number> = {};
+for (const e of CASSETTE.entries) {
+  const k = seen[e.role] ?? 0;
+  seen[e.role] = k + 1;
+  ANSWERS[SCHEMA_OF[e.role]![k]!] = e.json;
+}
 
 test('token totals from a real SDK match in the query, `status` and the report', { timeout: 900_000 }, async () => {
   const address = await ensureServer();
@@ -62,11 +58,16 @@ test('token totals from a real SDK match in the query, `status` and the report',
     const started = await startReproduction(client, TASK, { model: 'openai:gpt-4o-mini' });
     const [orch, sim] = workers;
     // A query to a closed workflow is answered by a worker replaying it: keep the workers up for it.
-    const { result, progress, status } = await orch!.runUntil(sim!.runUntil((async () => {
+    const { result, progress, status, replay } = await orch!.runUntil(sim!.runUntil((async () => {
       const result = (await started.handle.result()) as ReproductionResult;
       const progress = await started.handle.query<ReproductionProgress>('progress');
       const status = JSON.parse((await execa(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'cli/main.ts'), 'status', started.workflowId, '--json'], { env: process.env })).stdout);
-      return { result, progress, status };
+      // Export the run as a cassette and replay it with the scripted model.
+      const cassetteFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'physvec-cassette-')), 'recorded.json');
+      writeFileSync(cassetteFile, JSON.stringify(await exportCassette(client, started.workflowId)));
+      const again = await startReproduction(client, TASK, { model: `scripted:${cassetteFile}` });
+      const replay = (await again.handle.result()) as ReproductionResult;
+      return { result, progress, status, replay };
     })()));
     assert.equal(result.status, 'passed', `${result.status}: ${result.message}`);
     assert.equal(result.scripted, false);
@@ -88,6 +89,18 @@ test('token totals from a real SDK match in the query, `status` and the report',
     }
     assert.ok(report.tokens.costUsd > 0, 'priced from the config price table');
     assert.ok(!report.notices.some((x: string) => /scripted/.test(x)), 'a real-provider run is not labelled scripted');
+
+    // The exported cassette replays to the same final artifacts, at zero cost, labelled scripted.
+    assert.equal(replay.status, 'passed');
+    assert.equal(replay.scripted, true);
+    assert.equal(replay.finalScriptRef?.sha256, result.finalScriptRef?.sha256, 'same final script');
+    assert.equal(replay.figureRef?.sha256, result.figureRef?.sha256, 'same figure');
+    const replayReport = JSON.parse(readFileSync(replay.report!.jsonPath, 'utf8'));
+    assert.deepEqual(replayReport.finalRun.results, report.finalRun.results, 'same final numbers');
+    assert.deepEqual(replayReport.scientific.at(-1).assertions.map((a: { judge: string }) => a.judge), report.scientific.at(-1).assertions.map((a: { judge: string }) => a.judge));
+    assert.equal(replay.tokens.inputTokens, result.tokens.inputTokens, 'recorded usage is replayed');
+    assert.equal(replay.tokens.costUsd, 0, 'a replay costs nothing');
+    assert.ok(replayReport.notices.some((x: string) => /scripted model/.test(x)));
   } finally {
     process.env.OPENAI_API_KEY = saved.key;
     process.env.OPENAI_BASE_URL = saved.url;
