@@ -9,11 +9,13 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, bundleWorkflowCode } from '@temporalio/worker';
 import { repoRoot, venvPython } from '../lib/paths.js';
 import { startDevServer, stopDevServer } from '../lib/temporal/dev-server.js';
-import { createWorkers } from '../workers/create-workers.js';
+import { freePort } from '../lib/net/free-port.js';
+import { createWorkers, installRuntime } from '../workers/create-workers.js';
 import { artifactStore } from '../activities/artifacts/store.js';
 import { TASK_QUEUES } from '../temporal-config/queues.js';
 import { runSandboxed } from '../runners/sandbox/index.js';
 
+installRuntime();
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 10;
 const seconds = (ms: number) => (ms / 1000).toFixed(2);
@@ -34,7 +36,7 @@ if (args.includes('--cold')) {
 console.log(`warm set-up: ${seconds(await timeBootstrap())} s`);
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'physvec-bench-'));
-const server = { dir, port: 17633, uiPort: 18633 };
+const server = { dir, port: await freePort(), uiPort: await freePort() };
 const info = await startDevServer(server);
 console.log(`dev server start-to-ready: ${seconds(info.readyMs)} s`);
 

@@ -14,6 +14,7 @@ import type { ReceivedRequest } from '../helpers/fake-llm-http.js';
 import { createWorkers } from '../../workers/create-workers.js';
 import { startReproduction } from '../../cli/runs/reproduction-run.js';
 import { exportCassette } from '../../activities/llm/cassette-export.js';
+import { artifactStore } from '../../activities/artifacts/store.js';
 import { repoRoot } from '../../lib/paths.js';
 import type { ReproductionResult } from '../../workflows/reproduction/index.js';
 import type { ReproductionProgress } from '../../workflows/reproduction/progress.js';
@@ -64,7 +65,7 @@ test('token totals from a real SDK match in the query, `status` and the report',
       const status = JSON.parse((await execa(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'cli/main.ts'), 'status', started.workflowId, '--json'], { env: process.env })).stdout);
       // Export the run as a cassette and replay it with the scripted model.
       const cassetteFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'physvec-cassette-')), 'recorded.json');
-      writeFileSync(cassetteFile, JSON.stringify(await exportCassette(client, started.workflowId)));
+      writeFileSync(cassetteFile, JSON.stringify(await exportCassette(client, started.workflowId, { store: artifactStore() })));
       const again = await startReproduction(client, TASK, { model: `scripted:${cassetteFile}` });
       const replay = (await again.handle.result()) as ReproductionResult;
       return { result, progress, status, replay };

@@ -8,20 +8,20 @@ import { mkdtempSync } from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { startDevServer, stopDevServer } from '../../lib/temporal/dev-server.js';
+import { freePort } from '../../lib/net/free-port.js';
 import { createWorkers } from '../../workers/create-workers.js';
 import { startSmoke } from '../../cli/runs/smoke-run.js';
 import { repoRoot } from '../../lib/paths.js';
 import { workflowBundle } from '../helpers/temporal.js';
 import type { SmokeResult } from '../../workflows/smoke.js';
 
-const PORT = 17533;
-const UI = 18533;
 
 test('a workflow waiting on a timer survives a restart of the server', { timeout: 240_000 }, async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'physvec-restart-'));
-  const server = { dir, port: PORT, uiPort: UI };
-  await startDevServer(server);
-  const address = `127.0.0.1:${PORT}`;
+  const server = { dir, port: await freePort(), uiPort: await freePort() };
+  const first = await startDevServer(server);
+  assert.equal(first.alreadyRunning, false, 'a server of our own, on a free port');
+  const address = `127.0.0.1:${server.port}`;
   let connection = await Connection.connect({ address });
   let client = new Client({ connection });
   const { workflowId } = await startSmoke(client, path.join(repoRoot, 'data/tasks/smoke/task_smoke_heisenberg_dimer.json'), { waitSeconds: 6 });
