@@ -70,6 +70,8 @@ export const ValidationSummary = z.object({
   script: z.string(),
   /** The full script ran to the end (exit 0). */
   executable: z.boolean(),
+  /** Wall time of the full script's own run in the sandbox (the suite asks ≤ 2 min for a reference). */
+  fullRunMs: z.number(),
   /** Problems of the structure check (the Author's script would be sent back before any test). */
   structureProblems: z.array(z.string()),
   /** Innermost element function of the crash's traceback. */

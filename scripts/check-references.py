@@ -481,15 +481,12 @@ def check_demo(demo: Path, args) -> list[Line]:
     for stage_file, expect_a, expect_b in [("author_v0.py", True, True), ("after_programming_repair.py", False, False)]:
         script = (demo / stage_file).read_text()
         elements = [n for n in top_level_functions(script) if n.startswith(ELEMENT_PREFIXES)]
-        failing = []
-        for fn in elements:
-            entry = demo / "unit" / f"{fn}.entry.py"
-            if not entry.exists():
-                out.append(Line("demo", f"{stage_file}:unit:{fn}", False, "entry missing"))
-                continue
-            r = run_script(unit_harness(script, background, fn, entry.read_text()), args.timeout)
-            if r.rc != 0:
-                failing.append(fn)
+        missing = [fn for fn in elements if not (demo / "unit" / f"{fn}.entry.py").exists()]
+        out += [Line("demo", f"{stage_file}:unit:{fn}", False, "entry missing") for fn in missing]
+        present = [fn for fn in elements if fn not in missing]
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            runs = list(pool.map(lambda fn: run_script(unit_harness(script, background, fn, (demo / "unit" / f"{fn}.entry.py").read_text()), args.timeout), present))
+        failing = [fn for fn, r in zip(present, runs) if r.rc != 0]
         want = [fault_a["function"]] if expect_a else []
         out.append(Line("demo", f"{stage_file}:unit", failing == want, f"failing unit harnesses {failing}, expected {want}"))
         first_fail = None
@@ -520,6 +517,30 @@ def check_demo(demo: Path, args) -> list[Line]:
 # ---------------------------------------------------------------- main
 
 
+def print_table(reports: list[Report], total: float, label: str = "total wall time") -> None:
+    print()
+    hdr = f"{'task':34} {'topic':6} {'ref':4} {'assertions':10} {'convergence':26} {'mutants':8} {'wall s':>7}"
+    print(hdr)
+    print("-" * len(hdr))
+    for r in reports:
+        main_ok = next((l.ok for l in r.lines if l.kind == "reference"), None)
+        a = f"{r.assertions[0]}/{r.assertions[1]}"
+        m = f"{r.mutants[0]}/{r.mutants[1]}" if r.mutants[1] else "-"
+        print(f"{r.task_id:34} {r.topic:6} {'-' if main_ok is None else 'ok' if main_ok else 'FAIL':4} {a:10} {r.convergence[:26]:26} {m:8} {r.wall:7.1f}  {'GREEN' if r.ok else 'RED'}")
+    print("-" * len(hdr))
+    print(f"{label} {total:.1f} s; {sum(r.ok for r in reports)}/{len(reports)} tasks as expected")
+
+
+def reports_from_json(paths: list[str]) -> list[Report]:
+    """Reports saved with --json; a task in a later file replaces the same task of an earlier one."""
+    by_id: dict[str, Report] = {}
+    for path in paths:
+        for d in json.loads(Path(path).read_text()):
+            lines = [Line(**l) for l in d["lines"]]
+            by_id[d["task_id"]] = Report(d["task_id"], d["topic"], lines, tuple(d["assertions"]), d["convergence"], tuple(d["mutants"]), d["wall"])
+    return list(by_id.values())
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("ids", nargs="*", help="task ids (default: all tasks with a reference)")
@@ -532,8 +553,13 @@ def main() -> int:
     ap.add_argument("--tasks", type=int, default=1, help="tasks checked at the same time (default 1)")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per script run")
     ap.add_argument("--json", help="write the report as JSON to this file")
+    ap.add_argument("--table", nargs="+", metavar="JSON", help="only print the table of saved --json reports (later files win per task)")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
+    if args.table:
+        reports = reports_from_json(args.table)
+        print_table(reports, sum(r.wall for r in reports), "sum of the tasks' wall times")
+        return 0 if all(r.ok for r in reports) else 1
     if not VENV_PY.exists():
         print(f"missing {VENV_PY}: run scripts/bootstrap.sh first", file=sys.stderr)
         return 2
@@ -568,17 +594,7 @@ def main() -> int:
     with ThreadPoolExecutor(max_workers=max(1, args.tasks)) as task_pool:
         reports = list(task_pool.map(one, files))
     total = time.time() - t0
-    print()
-    hdr = f"{'task':34} {'topic':6} {'ref':4} {'assertions':10} {'convergence':26} {'mutants':8} {'wall s':>7}"
-    print(hdr)
-    print("-" * len(hdr))
-    for r in reports:
-        main_ok = next((l.ok for l in r.lines if l.kind == "reference"), None)
-        a = f"{r.assertions[0]}/{r.assertions[1]}"
-        m = f"{r.mutants[0]}/{r.mutants[1]}" if r.mutants[1] else "-"
-        print(f"{r.task_id:34} {r.topic:6} {'-' if main_ok is None else 'ok' if main_ok else 'FAIL':4} {a:10} {r.convergence[:26]:26} {m:8} {r.wall:7.1f}  {'GREEN' if r.ok else 'RED'}")
-    print("-" * len(hdr))
-    print(f"total wall time {total:.1f} s; {sum(r.ok for r in reports)}/{len(reports)} tasks as expected")
+    print_table(reports, total)
     if args.json:
         Path(args.json).write_text(json.dumps([{**{k: v for k, v in r.__dict__.items() if k != 'lines'},
                                                  "ok": r.ok, "lines": [l.__dict__ for l in r.lines]} for r in reports], indent=1))

@@ -18,13 +18,15 @@ export interface TasksValidateOptions {
   /** With --run: false skips the mutants (commander's --no-mutants). */
   mutants?: boolean;
   concurrency?: number;
+  /** With --run: seconds per sandbox run. */
+  runTimeout?: number;
 }
 
 /** Runs the validated tasks (default: cli/runs/validate-suite.ts); returns the exit code of the whole command. */
 export type RunValidatedTasks = (
   dataset: LoadedDataset,
   report: ValidationReport,
-  opts: { json: boolean; out: (line: string) => void; err?: (line: string) => void; only?: string[]; mutants?: boolean; concurrency?: number },
+  opts: { json: boolean; out: (line: string) => void; err?: (line: string) => void; only?: string[]; mutants?: boolean; concurrency?: number; runTimeoutMs?: number },
 ) => Promise<number>;
 
 /** Default `--run`: every reference and mutant through the verifiers (loaded on demand: it brings the Temporal SDK). */
@@ -45,16 +47,13 @@ export function register(program: Command, deps: TasksCommandDeps = {}): void {
       'load every task file and rubric of a dataset; per task: topic, figure, TeX source found or not published, ' +
         'rubric NormCheck, and counts of limiting/convergence/scientific cases',
     )
-    .argument('<dataset-root>', 'QMP-Bench Paper_dataset folder, or a physvec repo root (data/tasks/<topic>/*.json)')
+    .argument('<dataset-root>', 'QMP-Bench Paper_dataset folder, or a physvec repo root or its data folder (data/tasks/<topic>/*.json)')
     .option('--json', 'print one JSON document on stdout, nothing else')
     .option('--run', 'after validation, put every reference solution and mutant through the verifiers and print a table')
     .option('--only <substring>', 'with --run: only scripts whose <task>/<reference|mutant name> contains this (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--no-mutants', 'with --run: references only')
-    .option('--concurrency <n>', 'with --run: validations in flight at once (default: simulation slots)', (v: string) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('a positive integer');
-      return n;
-    })
+    .option('--concurrency <n>', 'with --run: validations in flight at once (default: simulation slots)', positiveInteger)
+    .option('--run-timeout <seconds>', 'with --run: wall-clock limit of each sandbox run (default 300)', positiveInteger)
     .addHelpText(
       'after',
       '\nExit codes: 0 every file valid; 2 bad input (invalid task or rubric file, or no dataset there).' +
@@ -64,6 +63,12 @@ export function register(program: Command, deps: TasksCommandDeps = {}): void {
       const code = await tasksValidate(root, opts, deps);
       (deps.setExitCode ?? ((c: number) => (process.exitCode = c)))(code);
     });
+}
+
+function positiveInteger(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('a positive integer');
+  return n;
 }
 
 /** The command itself, callable without commander; returns the exit code. */
@@ -84,7 +89,7 @@ export async function tasksValidate(root: string, opts: TasksValidateOptions, de
   if (opts.run) {
     if (!json) printReport(report, out);
     const run = deps.runValidatedTasks ?? runSuite;
-    return run(dataset, report, { json, out, err, only: opts.only, mutants: opts.mutants, concurrency: opts.concurrency });
+    return run(dataset, report, { json, out, err, only: opts.only, mutants: opts.mutants, concurrency: opts.concurrency, runTimeoutMs: opts.runTimeout ? opts.runTimeout * 1000 : undefined });
   }
   if (json) out(JSON.stringify(report, null, 2));
   else printReport(report, out);

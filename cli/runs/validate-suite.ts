@@ -24,6 +24,8 @@ export interface SuiteRunOptions extends SuiteSelection {
   err?: (line: string) => void;
   /** Validations in flight at once (default: the simulation slots of this machine). */
   concurrency?: number;
+  /** Wall-clock limit of each sandbox run (default: the workflow's, 300 s). */
+  runTimeoutMs?: number;
   workers?: WorkerMode;
 }
 
@@ -81,7 +83,7 @@ export async function validateSuite(dataset: LoadedDataset, report: Pick<Validat
     let done = 0;
     const rows = await withWorkersIfNeeded(client, target.namespace, opts.workers ?? 'auto', () =>
       mapLimit(suite.entries, concurrency, async (entry) => {
-        const row = await validateEntry(client, entry);
+        const row = await validateEntry(client, opts.runTimeoutMs ? { ...entry, input: { ...entry.input, runTimeoutMs: opts.runTimeoutMs } } : entry);
         done += 1;
         const verdict = row.kind === 'reference' ? (row.ok ? 'GREEN' : 'RED') : row.ok ? 'CAUGHT' : 'MISSED';
         progress(`[${done}/${suite.entries.length}] ${entryLabel(entry)}: ${row.stage}${row.faultyFunction ? ` (${row.faultyFunction})` : ''}, assertions ${row.assertions}, ${(row.wallMs / 1000).toFixed(1)} s — ${verdict}`);

@@ -10,7 +10,7 @@ export interface ValidationRow {
   profile: string;
   script: string;
   kind: 'reference' | 'mutant';
-  /** `x/y` assertion variants passed. */
+  /** `x/y` assertion variants passed; `not run` for a script that crashed. */
   assertions: string;
   /** Cases that did not pass: assertion ids, `convergence:<k>` (not converged) or `convergence:<k>:own-setting`. */
   failedCases: string[];
@@ -20,6 +20,9 @@ export interface ValidationRow {
   stage: string;
   expectedFunction: string | null;
   faultyFunction: string | null;
+  /** The full script's own run (the suite asks ≤ 2 min for a reference). */
+  fullRunMs: number;
+  /** The whole validation: full run, variants, convergence, localisation (runs queue for the simulation slots). */
   wallMs: number;
   ok: boolean;
   workflowId: string | null;
@@ -56,13 +59,14 @@ export function rowOf(entry: SuiteEntry, outcome: { summary?: ValidationSummary;
   };
   const s = outcome.summary;
   if (!s) {
-    return { ...base, assertions: '-', failedCases: [], convergence: '-', stage: 'error', faultyFunction: null, wallMs: 0, ok: false, detail: entry.problem ?? outcome.error ?? 'no result' };
+    return { ...base, assertions: '-', failedCases: [], convergence: '-', stage: 'error', faultyFunction: null, fullRunMs: 0, wallMs: 0, ok: false, detail: entry.problem ?? outcome.error ?? 'no result' };
   }
   const faultyFunction = s.faultyFunction ?? null;
   const ok = entry.kind === 'reference' ? s.stage === 'passed' : s.stage === entry.expected.stage && faultyFunction === entry.expected.faultyFunction;
   return {
     ...base,
-    assertions: `${s.passed}/${s.total}`,
+    // A script that does not run is flagged before any assertion (as in the reproduction).
+    assertions: s.executable ? `${s.passed}/${s.total}` : 'not run',
     failedCases: [
       ...s.assertions.filter((a) => a.judge !== 'correct').map((a) => a.case),
       ...s.convergence.filter((c) => !c.converged).map((c) => c.case),
@@ -71,6 +75,7 @@ export function rowOf(entry: SuiteEntry, outcome: { summary?: ValidationSummary;
     convergence: convergenceCell(s),
     stage: s.stage,
     faultyFunction,
+    fullRunMs: s.fullRunMs,
     wallMs: s.wallMs,
     ok,
     detail: detailOf(s),
@@ -100,6 +105,7 @@ const COLUMNS: { head: string; cell: (r: ValidationRow) => string }[] = [
   { head: 'convergence', cell: (r) => r.convergence },
   { head: 'stage (expected → got)', cell: (r) => `${r.expectedStage} → ${r.stage}` },
   { head: 'function (expected → got)', cell: (r) => (r.kind === 'reference' && !r.faultyFunction ? '-' : `${r.expectedFunction ?? '-'} → ${r.faultyFunction ?? 'none'}`) },
+  { head: 'run s', cell: (r) => (r.fullRunMs / 1000).toFixed(1) },
   { head: 'wall s', cell: (r) => (r.wallMs / 1000).toFixed(1) },
   { head: 'verdict', cell: (r) => (r.kind === 'reference' ? (r.ok ? 'GREEN' : 'RED') : r.ok ? 'CAUGHT' : 'MISSED') },
 ];

@@ -67,7 +67,7 @@ test('own setting: the full run\'s named value must agree with the converged val
 
 test('a mutant row is caught only at the expected stage with the expected function; a reference only when it passes', () => {
   const summary = (s: Partial<ValidationSummary>): ValidationSummary => ({
-    task: 't', script: 's', executable: true, structureProblems: [], assertions: [], passed: 1, total: 1, convergence: [], stage: 'passed', wallMs: 1000, ...s,
+    task: 't', script: 's', executable: true, fullRunMs: 500, structureProblems: [], assertions: [], passed: 1, total: 1, convergence: [], stage: 'passed', wallMs: 1000, ...s,
   });
   const mutant = { taskId: 't', topic: 'dmrg', profile: 'tenpy', script: 'm', kind: 'mutant' as const, input: { taskFile: 'a', scriptPath: 'b', referenceDir: 'c' }, expected: { stage: 'scientific' as const, faultyFunction: 'hamiltonian_x' } };
   assert.equal(rowOf(mutant, { summary: summary({ stage: 'scientific', faultyFunction: 'hamiltonian_x' }) }).ok, true);

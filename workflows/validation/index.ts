@@ -7,7 +7,7 @@
 //                check, as the reproduction does them; a failure is localised differentially against
 //                the reference solution.
 // Orchestration only: every file read and script run is an activity.
-import type { AssertionVerdict } from '../../schemas/pipeline.js';
+import type { AssertionVerdict, RunDigest } from '../../schemas/pipeline.js';
 import type { ValidationInput, ValidationSummary } from '../../schemas/validation.js';
 import { markStage } from '../lib/stage.js';
 import { light } from './activities.js';
@@ -22,14 +22,14 @@ export async function referenceValidation(input: ValidationInput): Promise<Valid
   const m = await light.loadValidationMaterial(input);
   const run = runner(m.script.language, input.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS);
   const base = { task: m.taskId, script: input.scriptPath, structureProblems: m.script.problems, total: m.cases.length };
-  const finish = (s: Omit<ValidationSummary, 'task' | 'script' | 'structureProblems' | 'total' | 'wallMs'>): ValidationSummary => {
-    markStage('done', 0, s.stage);
-    return { ...base, ...s, wallMs: Date.now() - started };
-  };
 
   // ---- programming: the script as a whole must run ------------------------------------------
   markStage('programming', 1);
-  const fullRun = await run(await light.fullScriptJob({ summary: m.script }));
+  const fullRun: RunDigest = await run(await light.fullScriptJob({ summary: m.script }));
+  const finish = (s: Omit<ValidationSummary, 'task' | 'script' | 'structureProblems' | 'total' | 'wallMs' | 'fullRunMs'>): ValidationSummary => {
+    markStage('done', 0, s.stage);
+    return { ...base, ...s, fullRunMs: fullRun.durationMs, wallMs: Date.now() - started };
+  };
   if (fullRun.exitCode !== 0 || fullRun.timedOut) {
     const crash = await light.locateCrash({ summary: m.script, run: fullRun });
     return finish({

@@ -97,8 +97,8 @@ def plot_energy_per_site(series, path):
 
 
 def main():
-    lengths, J = [8, 16, 32, 64], 1.0
-    chi_max, max_sweeps = 64, 6
+    lengths, J = [8, 16, 24, 32], 1.0
+    chi_max, max_sweeps = 48, 6
     series = item_energy_per_site_series(lengths, J, chi_max, max_sweeps)
     plot_energy_per_site(series, "figure.png")
     print("PHYSVEC_RESULT " + json.dumps({"name": "E(L)", "value": series["E"]}))

@@ -63,6 +63,12 @@ def observable_magnetization_z(hilbert, vstate):
     return float(vstate.expect(m).mean.real)
 
 
+def observable_transverse_magnetization_profile(hilbert, vstate):
+    """<sx_i> on every site; uniform on the translation-invariant ring. Unlike <sum sz>, it does not need
+    the sampler to tunnel between the two magnetised halves of the wave function."""
+    return np.array([float(vstate.expect(nk.operator.spin.sigmax(hilbert, i)).mean.real) for i in range(hilbert.size)])
+
+
 def run_tfim_rbm(L, J, h, alpha, n_iter, n_samples, seed):
     graph = lattice_periodic_chain(L)
     hilbert = site_spin_half_hilbert(graph)
@@ -70,7 +76,8 @@ def run_tfim_rbm(L, J, h, alpha, n_iter, n_samples, seed):
     vstate = initialstate_rbm(hilbert, alpha, n_samples, seed)
     energy, error, history = effector_vmc_sr(H, vstate, n_iter, learning_rate=0.05, diag_shift=0.01)
     mz = observable_magnetization_z(hilbert, vstate)
-    return {"energy": energy, "error": error, "history": history, "mz": mz}
+    sx = observable_transverse_magnetization_profile(hilbert, vstate)
+    return {"energy": energy, "error": error, "history": history, "mz": mz, "sx": sx}
 
 
 def run_tfim_exact(L, J, h):
