@@ -141,3 +141,38 @@ export interface CampaignProgress {
   continuedAsNew: number;
   inFlight: string[];
 }
+
+/**
+ * Input of the baseline workflows `reactBaseline` (rag=false: ReAct, rag=true: ReAct-RAG) and
+ * `oneShotBaseline` (PhysVEC-1-shot; `rag` ignored). Same task/model fields as ReproductionInput.
+ */
+export const BaselineInput = z.object({
+  taskFile: z.string(),
+  datasetRoot: z.string().optional(),
+  toolchain: z.string().optional(),
+  models: z.object({ defaultModel: z.string(), roles: z.record(z.string(), z.string()).default({}) }),
+  budget: z.object({ maxTokens: z.number().positive().optional(), maxUsd: z.number().positive().optional() }).default({}),
+  limits: z.record(z.string(), z.number()).default({}),
+  rag: z.boolean().default(false),
+});
+export type BaselineInput = z.input<typeof BaselineInput>;
+
+export interface CampaignReportResult {
+  campaignId: string;
+  htmlPath: string;
+  jsonPath: string;
+  /** Figure ids rendered, e.g. fig5a, fig5d, fig6a, fig6c, fig7. */
+  figures: string[];
+  comparedWith: string | null;
+  regressions: { metric: string; scope: string; before: number; after: number }[];
+}
+
+/** Activities of the results store (orchestration queue). All writes are idempotent upserts. */
+export interface ResultsActivities {
+  openCampaign(rec: { campaignId: string; workflowId: string; scheduleId: string | null; label: string | null; spec: unknown; planned: number }): Promise<void>;
+  recordRun(rec: RunRecord): Promise<void>;
+  /** Keys already recorded for this campaign (a resumed or continued campaign skips them). */
+  recordedKeys(req: { campaignId: string }): Promise<string[]>;
+  closeCampaign(req: { campaignId: string; status: 'completed' | 'failed' }): Promise<void>;
+  writeCampaignReport(req: { campaignId: string }): Promise<CampaignReportResult>;
+}

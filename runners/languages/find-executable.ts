@@ -2,6 +2,15 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 
+export function isExecutableFile(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 export function findExecutable(name: string, override?: string, searchPath = process.env.PATH ?? ''): string | null {
   if (override) return isExecutableFile(override) ? path.resolve(override) : null;
   for (const dir of searchPath.split(path.delimiter)) {
@@ -10,13 +19,4 @@ export function findExecutable(name: string, override?: string, searchPath = pro
     if (isExecutableFile(candidate)) return candidate;
   }
   return null;
-}
-
-function isExecutableFile(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }
