@@ -47,6 +47,14 @@ export const RunMetrics = z.object({
   scripted: z.boolean(),
   reportPath: z.string().nullable(),
   message: z.string().optional(),
+  /**
+   * Baselines only: what their one scoring pass (stage `evaluation`: unit-test entries, rubric grading,
+   * assertion variants) spent. Not part of tokensIn/tokensOut/toolCalls/llmCalls/costUsd, which count
+   * the framework's own calls (the paper's baselines have no such LLM-assisted scoring).
+   */
+  scoring: z
+    .object({ tokensIn: z.number().int().nonnegative(), tokensOut: z.number().int().nonnegative(), toolCalls: z.number().int().nonnegative(), llmCalls: z.number().int().nonnegative(), costUsd: z.number().nonnegative() })
+    .optional(),
 });
 export type RunMetrics = z.infer<typeof RunMetrics>;
 

@@ -106,6 +106,8 @@ export const ProgrammingReport = z.object({
   iteration: z.number().int(),
   judge_result: z.array(UnitVerdict),
   run_functions: z.array(RunFunctionReport),
+  /** run_ functions without integration levels (not reached from main, or calling no element function). */
+  untested: z.array(z.object({ run_function: z.string(), reason: z.string() })).default([]),
   unitAccuracy: z.number(),
   integrationAccuracy: z.number(),
   executable: z.boolean(),

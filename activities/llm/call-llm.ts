@@ -23,7 +23,7 @@ import { ExchangeRecorder } from './exchange-recorder.js';
 import { geminiSession } from './gemini.js';
 import { resolveMessages } from './messages.js';
 import { openAiSession } from './openai.js';
-import { scriptedSession } from './scripted.js';
+import { scriptedLatencyMs, scriptedSession } from './scripted.js';
 import { ProviderCallError, type ChatSession, type ResolvedMessage, type SessionInit, type Turn } from './session.js';
 import { checkAnswer, reaskFeedback } from './structured.js';
 
@@ -232,7 +232,13 @@ function openSession(deps: LlmDeps, req: LlmRequest, init: SessionInit): ChatSes
         throw new CassetteError(`scripted model: the cassette entry for ${callKeyString(req.key)} in ${file} calls tool "${call.name}", which the request does not offer`);
       }
     }
-    return scriptedSession(entry, file);
+    let latencyMs: number;
+    try {
+      latencyMs = scriptedLatencyMs(deps.env);
+    } catch (err) {
+      throw new LlmCallError(LLM_ERROR.fatal, (err as Error).message);
+    }
+    return scriptedSession(entry, file, { latencyMs });
   }
   let ep;
   try {

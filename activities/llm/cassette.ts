@@ -1,19 +1,23 @@
 // Cassettes of the scripted model: where `scripted:<spec>` points, loading with validation, and
 // matching a call by (role, stage, iteration, seq) — never by prompt text, so prompts may evolve.
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describeZodError } from '../../lib/errors.js';
 import { repoRoot } from '../../lib/paths.js';
 import { Cassette, type CassetteEntry, type LlmCallKey } from '../../schemas/llm.js';
 
 /**
- * `scripted:<spec>`: an absolute path; a path with a `/` or ending in `.json`, relative to the
- * repository root; otherwise a name, read from `<cassettesDir>/<name>.json`.
+ * `scripted:<spec>`: an absolute path; a path ending in `.json`, relative to the repository root;
+ * otherwise a name, read from `<cassettesDir>/<name>.json` — a name may have folders
+ * (`campaign/task_x.t1` → data/cassettes/campaign/task_x.t1.json); a `/` spec with no such cassette
+ * stays a path relative to the repository root.
  */
 export function resolveCassettePath(spec: string, cassettesDir = 'data/cassettes'): string {
   if (path.isAbsolute(spec)) return spec;
-  if (spec.includes('/') || spec.endsWith('.json')) return path.resolve(repoRoot, spec);
-  return path.resolve(repoRoot, cassettesDir, `${spec}.json`);
+  if (spec.endsWith('.json')) return path.resolve(repoRoot, spec);
+  const named = path.resolve(repoRoot, cassettesDir, `${spec}.json`);
+  if (!spec.includes('/') || existsSync(named)) return named;
+  return path.resolve(repoRoot, spec);
 }
 
 const cache = new Map<string, { mtimeMs: number; cassette: Cassette }>();

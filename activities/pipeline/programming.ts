@@ -7,6 +7,7 @@ import { agentOutputSchemas } from '../../schemas/agent-outputs.js';
 import { readAnswer, type AnswerRef } from './answers.js';
 import { extensionOf, loadStructure } from './script-summary.js';
 import { selectBackground } from '../../lib/verifier-library/select.js';
+import { BadInputError } from '../../lib/errors.js';
 
 /** Background functions of the verifier library for a target of this category (none when the profile has no library). */
 export function backgroundFor(profile: string, category: string): { functions: { category: string; source: string }[]; preamble: string; names: string[] } {
@@ -43,6 +44,7 @@ export async function buildLevelJobs(store: ArtifactStore, input: { summary: Scr
   const { structure } = await loadStructure(store, input.summary);
   const jobs: ScriptJob[] = [];
   for (const run of structure.runFunctions) {
+    if (integrationUntestable(structure, run.name)) continue;
     for (const level of buildIntegrationLevels(structure, run.name)) {
       jobs.push({ id: `level:${run.name}:${level.level}:${level.totalLevels}:${level.introduces.join('+')}`, file: level.fileName, ref: await store.put(level.source, { name: level.fileName }) });
     }
@@ -52,6 +54,21 @@ export async function buildLevelJobs(store: ArtifactStore, input: { summary: Scr
 
 export async function fullScriptJob(_store: ArtifactStore, input: { summary: ScriptSummary }): Promise<ScriptJob> {
   return { id: 'full', file: `main.${extensionOf(input.summary.language)}`, ref: input.summary.scriptRef };
+}
+
+/**
+ * Why a run_ function has no integration levels (main never reaches it, or it calls no element
+ * function), or undefined when it has them. Such a function is listed in the report as untested
+ * and left out of the integration accuracy rather than failing the whole programming stage.
+ */
+export function integrationUntestable(structure: Parameters<typeof buildIntegrationLevels>[0], runName: string): string | undefined {
+  try {
+    buildIntegrationLevels(structure, runName);
+    return undefined;
+  } catch (err) {
+    if (err instanceof BadInputError) return err.message;
+    throw err;
+  }
 }
 
 /**
@@ -93,7 +110,12 @@ export async function judgeProgramming(
     const runName = r.id.split(':')[1]!;
     byRun.set(runName, [...(byRun.get(runName) ?? []), r]);
   }
-  const run_functions = structure.runFunctions.map((rf) => {
+  const untested = structure.runFunctions.flatMap((rf) => {
+    const reason = integrationUntestable(structure, rf.name);
+    return reason ? [{ run_function: rf.name, reason }] : [];
+  });
+  const untestedNames = new Set(untested.map((u) => u.run_function));
+  const run_functions = structure.runFunctions.filter((rf) => !untestedNames.has(rf.name)).map((rf) => {
     const levels = (byRun.get(rf.name) ?? []).map((r) => {
       const [, , level, total, introduces] = r.id.split(':');
       return { run: r, level: Number(level), total: Number(total), introduces: (introduces ?? '').split('+').filter(Boolean) };
@@ -124,7 +146,7 @@ export async function judgeProgramming(
   const unitAccuracy = judge_result.length ? judge_result.filter((j) => j.judge === 'correct').length / judge_result.length : 1;
   const integrationAccuracy = run_functions.length ? run_functions.reduce((s, r) => s + r.correct_ratio, 0) / run_functions.length : 1;
   const executable = input.fullRun.exitCode === 0 && !input.fullRun.timedOut;
-  const body = { iteration: input.iteration, judge_result, correct_ratio: unitAccuracy, run_functions, ave_correct_ratio: integrationAccuracy, executable, full_run: { exitCode: input.fullRun.exitCode, stderrTail: input.fullRun.stderrTail.slice(-2000) } };
+  const body = { iteration: input.iteration, judge_result, correct_ratio: unitAccuracy, run_functions, ave_correct_ratio: integrationAccuracy, untested, executable, full_run: { exitCode: input.fullRun.exitCode, stderrTail: input.fullRun.stderrTail.slice(-2000) } };
   const reportRef = await store.putJson(body, `programming-report-${input.iteration}.json`);
-  return { iteration: input.iteration, judge_result, run_functions, unitAccuracy, integrationAccuracy, executable, fullRunError: executable ? undefined : lastError(input.fullRun.stderrTail), reportRef };
+  return { iteration: input.iteration, judge_result, run_functions, untested, unitAccuracy, integrationAccuracy, executable, fullRunError: executable ? undefined : lastError(input.fullRun.stderrTail), reportRef };
 }

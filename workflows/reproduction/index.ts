@@ -1,9 +1,9 @@
 // The PhysVEC reproduction of one task: author → programming verifier → scientific verifier →
 // convergence → final run → evidence report. Orchestration only: every LLM call and every script
 // run is an activity; scripts, harnesses and reports travel as artifact references.
-import { condition, setHandler, workflowInfo, ApplicationFailure } from '@temporalio/workflow';
+import { condition, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { ArtifactRef } from '../../schemas/artifact.js';
-import type { LlmResult } from '../../schemas/llm.js';
+import type { RunMetrics } from '../../schemas/campaign.js';
 import {
   PipelineLimits,
   type AssertionVerdict,
@@ -18,6 +18,11 @@ import {
 } from '../../schemas/pipeline.js';
 import { emptyLedger } from '../../lib/llm/accounting.js';
 import { markStage, markStatus } from '../lib/stage.js';
+import { answerOf } from '../lib/answer.js';
+import { physvecAuthor } from '../lib/author.js';
+import { programmingPass } from '../lib/programming-pass.js';
+import { scientificPass, scientificVerdict } from '../lib/scientific-pass.js';
+import { programmingAccuracy, scientificCounts, spendOf } from '../lib/run-metrics.js';
 import { Agents, BudgetStop } from './agent.js';
 import { light, sim } from './activities.js';
 import * as P from './prompts.js';
@@ -36,20 +41,19 @@ export interface ReproductionResult {
   figureRef?: ArtifactRef;
   report?: { jsonRef: ArtifactRef; htmlRef: ArtifactRef; htmlPath: string; jsonPath: string };
   tokens: ReproductionProgress['tokens'];
+  /** The run's benchmark metrics (framework `physvec`), as a campaign records them. */
+  runMetrics: RunMetrics;
   message?: string;
 }
 
 class StopRequested extends Error {}
-
-function answerOf(r: LlmResult): { parsed?: unknown; parsedRef?: ArtifactRef } {
-  return { parsed: r.parsed, parsedRef: r.parsedRef };
-}
 
 export async function reproduction(rawInput: ReproductionInput): Promise<ReproductionResult> {
   const limits = PipelineLimits.parse(rawInput.limits ?? {});
   const input = { ...rawInput, pauseAfter: rawInput.pauseAfter ?? [], budget: rawInput.budget ?? {} };
   const agents = new Agents({ defaultModel: input.models.defaultModel, roles: input.models.roles ?? {} }, input.budget);
   const now = () => Date.now();
+  const startedAt = now();
 
   const progress: ReproductionProgress = {
     taskId: '', stage: 'prepare', iteration: 0, status: 'running', scripted: false,
@@ -97,6 +101,7 @@ export async function reproduction(rawInput: ReproductionInput): Promise<Reprodu
   let authorScriptRef: ArtifactRef | undefined;
   let status: ReproductionStatus = 'running';
   let message: string | undefined;
+  let scientificPassedAt: number | null = null;
 
   const enter = async (stage: string, iteration = 0) => {
     const last = progress.timings[progress.timings.length - 1];
@@ -136,24 +141,7 @@ export async function reproduction(rawInput: ReproductionInput): Promise<Reprodu
 
     // ---- author -------------------------------------------------------------------------------
     await enter('author');
-    const plan = await agents.ask('author', 'author', 0, P.planPrompt(ctx), { outputSchema: 'author-plan' });
-    const planOut = plan.parsed as { plan: string; queries: string[] };
-    const summaryAnswer = await agents.ask('author', 'author', 0, P.querySummaryPrompt(ctx, planOut.plan, planOut.queries), {
-      outputSchema: 'query-summary',
-      tools: [await light.retrieveToolSpec()],
-    });
-    const summaryJson = JSON.stringify(summaryAnswer.parsed ?? {}, null, 1).slice(0, 6000);
-    let feedback: string | undefined;
-    for (let attempt = 0; attempt <= limits.authorStructureRetries; attempt++) {
-      const answer = await agents.ask('coder', 'author', attempt, P.scriptPrompt(ctx, planOut.plan, summaryJson, feedback), { outputSchema: 'script' });
-      const accepted = await light.acceptScript({ answer: answerOf(answer), language: ctx.language });
-      if (accepted.problems.length === 0) {
-        current = accepted;
-        break;
-      }
-      feedback = accepted.problems.join('\n');
-    }
-    if (!current) throw ApplicationFailure.nonRetryable(`the Author's script never passed the structure check: ${feedback}`, 'AuthorStructureError');
+    current = await physvecAuthor(agents, ctx, limits.authorStructureRetries);
     authorScriptRef = current.scriptRef;
     await boundary('author');
 
@@ -161,15 +149,7 @@ export async function reproduction(rawInput: ReproductionInput): Promise<Reprodu
     let executable = false;
     for (let it = 1; it <= limits.programmingIterations; it++) {
       await enter('programming', it);
-      const functions = current.elementFunctions.map((f) => f.name);
-      const entries = await agents.ask('unit-test-writer', 'programming', it, P.unitEntriesPrompt(ctx, current.scriptRef, functions), { outputSchema: 'unit-entries' });
-      const [unitJobs, levelJobs, fullJob] = await Promise.all([
-        light.buildUnitJobs({ summary: current, answer: answerOf(entries), profile: ctx.profile }),
-        light.buildLevelJobs({ summary: current }),
-        light.fullScriptJob({ summary: current }),
-      ]);
-      const [unitRuns, levelRuns, [fullRun]] = await Promise.all([runAll(unitJobs), runAll(levelJobs), runAll([fullJob])]);
-      const report = await light.judgeProgramming({ iteration: it, summary: current, unitRuns, levelRuns, fullRun: fullRun! });
+      const { report, fullRun } = await programmingPass(agents, ctx, current, 'programming', it, runAll);
       programmingReports.push(report);
       progress.unit = report.judge_result.map((u) => ({ function: u.function, judge: u.judge }));
       progress.integration = report.run_functions.map((r) => ({ runFunction: r.run_function, correctRatio: r.correct_ratio, failedLevel: r.failed_level }));
@@ -199,39 +179,16 @@ export async function reproduction(rawInput: ReproductionInput): Promise<Reprodu
 
     // ---- scientific verifier ------------------------------------------------------------------
     let scientificPassed = false;
-    const cases = [...ctx.limitingCases, ...ctx.scientificResults];
     for (let it = 1; it <= limits.scientificIterations; it++) {
       await enter('scientific', it);
-      const rubricP = (async (): Promise<RubricOutcome> => {
-        if (!ctx!.rubric.available || !ctx!.rubric.leavesRef) {
-          return { available: false, grades: [], gradeMean: null, gradeStd: null, failed: [], reason: ctx!.rubric.reason ?? 'no rubric published for this task' };
-        }
-        const answers: unknown[] = [];
-        for (let k = 1; k <= limits.rubricRepeats; k++) {
-          const graded = await agents.ask('rubric-grader', 'scientific', it, P.rubricPrompt(current!.scriptRef, ctx!.rubric.leavesRef), { outputSchema: 'rubric-judges', temperature: 0.15 * k });
-          const checked = await agents.ask('rubric-consistency', 'scientific', it, P.rubricConsistencyPrompt(ctx!.rubric.leavesRef, JSON.stringify(graded.parsed ?? {}).slice(0, 10000)), { outputSchema: 'rubric-judges', temperature: 0 });
-          answers.push(answerOf(checked));
-        }
-        return light.scoreRubric({ leavesRef: ctx!.rubric.leavesRef, answers: answers as { parsed?: unknown; parsedRef?: ArtifactRef }[] });
-      })();
-      const assertionsP = (async (): Promise<AssertionVerdict[]> => {
-        if (cases.length === 0) return [];
-        const written = await agents.ask('assertion-writer', 'scientific', it, P.variantsPrompt(current!.scriptRef, cases.map((c) => ({ id: c.id, content: c.content })), ctx!.language), { outputSchema: 'variant-mains' });
-        const built = await light.buildVariantJobs({ summary: current!, answer: answerOf(written) });
-        const runs = await runAll(built.jobs);
-        const checked = await light.checkAssertions({ cases, runs, problems: built.problems });
-        if (checked.qualitative.length === 0) return checked.verdicts;
-        const judged = await agents.ask('assertion-judge', 'scientific', it, P.qualitativePrompt(checked.qualitative), { outputSchema: 'qualitative-verdicts' });
-        return light.mergeQualitative({ verdicts: checked.verdicts, answer: answerOf(judged) });
-      })();
-      const [rubric, assertions] = await Promise.all([rubricP, assertionsP]);
+      const pass = await scientificPass(agents, ctx, current, 'scientific', it, limits.rubricRepeats, runAll);
+      const { rubric, assertions } = pass;
       scientificRounds.push({ iteration: it, rubric, assertions });
       progress.rubric = { gradeMean: rubric.gradeMean, failed: rubric.failed.length, available: rubric.available };
       progress.assertions = assertions.map((a) => ({ case: a.case, judge: a.judge }));
-      const rubricOk = !rubric.available || rubric.failed.length === 0 || rubric.gradeMean === 1;
-      const assertionsOk = assertions.every((a) => a.judge === 'correct');
-      if (rubricOk && assertionsOk) {
+      if (scientificVerdict(pass).passed) {
         scientificPassed = true;
+        scientificPassedAt = it;
         break;
       }
       if (it === limits.scientificIterations) break;
@@ -316,6 +273,25 @@ export async function reproduction(rawInput: ReproductionInput): Promise<Reprodu
       })
     : undefined;
   markStatus(status);
+  // Pure computation over what the run did (no commands: committed histories must still replay).
+  const lastProgramming = programmingReports[programmingReports.length - 1];
+  const firstRunning = programmingReports.find((r) => r.executable);
+  const runMetrics: RunMetrics = {
+    framework: 'physvec',
+    status,
+    executable: lastProgramming?.executable ?? false,
+    executableAtIteration: firstRunning ? firstRunning.iteration : null,
+    iterations: programmingReports.length,
+    ...programmingAccuracy(lastProgramming),
+    ...spendOf(agents.ledger.total),
+    scientificCompleted: status === 'passed',
+    scientificIteration: status === 'passed' ? scientificPassedAt : null,
+    ...scientificCounts(scientificRounds[scientificRounds.length - 1]),
+    wallMs: Math.max(0, now() - startedAt),
+    scripted: agents.scripted,
+    reportPath: report?.htmlPath ?? null,
+    ...(message ? { message } : {}),
+  };
   return {
     workflowId: workflowInfo().workflowId,
     taskId: progress.taskId,
@@ -326,6 +302,7 @@ export async function reproduction(rawInput: ReproductionInput): Promise<Reprodu
     figureRef: finalRun?.files.find((f) => f.path === 'figure.png')?.ref,
     report,
     tokens: agents.ledger.total,
+    runMetrics,
     message,
   };
 }

@@ -1,0 +1,60 @@
+// One pass of the Scientific verifier's checks over a script: the rubric graded N times (temperature
+// 0.15·k) with a consistency pass, grade by code; and the physical-assertion variants (main replaced,
+// element functions verbatim) run in the sandbox and compared with the truths by code. The
+// reproduction runs it per scientific iteration; the baselines once, without repair.
+import type { ArtifactRef } from '../../schemas/artifact.js';
+import type { AssertionVerdict, RubricOutcome, ScriptSummary, TaskContext } from '../../schemas/pipeline.js';
+import type { Agents } from '../reproduction/agent.js';
+import { light } from '../reproduction/activities.js';
+import * as P from '../reproduction/prompts.js';
+import { answerOf } from './answer.js';
+import type { RunJobs } from './programming-pass.js';
+
+export interface ScientificPass {
+  rubric: RubricOutcome;
+  assertions: AssertionVerdict[];
+}
+
+export async function scientificPass(
+  agents: Agents,
+  ctx: TaskContext,
+  summary: ScriptSummary,
+  stage: string,
+  iteration: number,
+  rubricRepeats: number,
+  runAll: RunJobs,
+): Promise<ScientificPass> {
+  const cases = [...ctx.limitingCases, ...ctx.scientificResults];
+  // Rubric and assertions start together; the order they issue commands in is part of the replayed history.
+  const rubricP = (async (): Promise<RubricOutcome> => {
+    if (!ctx.rubric.available || !ctx.rubric.leavesRef) {
+      return { available: false, grades: [], gradeMean: null, gradeStd: null, failed: [], reason: ctx.rubric.reason ?? 'no rubric published for this task' };
+    }
+    const answers: unknown[] = [];
+    for (let k = 1; k <= rubricRepeats; k++) {
+      const graded = await agents.ask('rubric-grader', stage, iteration, P.rubricPrompt(summary.scriptRef, ctx.rubric.leavesRef), { outputSchema: 'rubric-judges', temperature: 0.15 * k });
+      const checked = await agents.ask('rubric-consistency', stage, iteration, P.rubricConsistencyPrompt(ctx.rubric.leavesRef, JSON.stringify(graded.parsed ?? {}).slice(0, 10000)), { outputSchema: 'rubric-judges', temperature: 0 });
+      answers.push(answerOf(checked));
+    }
+    return light.scoreRubric({ leavesRef: ctx.rubric.leavesRef, answers: answers as { parsed?: unknown; parsedRef?: ArtifactRef }[] });
+  })();
+  const assertionsP = (async (): Promise<AssertionVerdict[]> => {
+    if (cases.length === 0) return [];
+    const written = await agents.ask('assertion-writer', stage, iteration, P.variantsPrompt(summary.scriptRef, cases.map((c) => ({ id: c.id, content: c.content })), ctx.language), { outputSchema: 'variant-mains' });
+    const built = await light.buildVariantJobs({ summary, answer: answerOf(written) });
+    const runs = await runAll(built.jobs);
+    const checked = await light.checkAssertions({ cases, runs, problems: built.problems });
+    if (checked.qualitative.length === 0) return checked.verdicts;
+    const judged = await agents.ask('assertion-judge', stage, iteration, P.qualitativePrompt(checked.qualitative), { outputSchema: 'qualitative-verdicts' });
+    return light.mergeQualitative({ verdicts: checked.verdicts, answer: answerOf(judged) });
+  })();
+  const [rubric, assertions] = await Promise.all([rubricP, assertionsP]);
+  return { rubric, assertions };
+}
+
+/** Whether a scientific pass found nothing wrong: every rubric issue met (or no rubric), every assertion correct. */
+export function scientificVerdict(p: ScientificPass): { rubricOk: boolean; assertionsOk: boolean; passed: boolean } {
+  const rubricOk = !p.rubric.available || p.rubric.failed.length === 0 || p.rubric.gradeMean === 1;
+  const assertionsOk = p.assertions.every((a) => a.judge === 'correct');
+  return { rubricOk, assertionsOk, passed: rubricOk && assertionsOk };
+}
