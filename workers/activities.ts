@@ -5,6 +5,8 @@ import { createSandboxActivities } from '../activities/sandbox/run-script.js';
 import { createLlmActivities } from '../activities/llm/index.js';
 import { createPipelineActivities, createSimulationPipelineActivities } from '../activities/pipeline/index.js';
 import { createValidationActivities } from '../activities/validation/index.js';
+import { createResultsActivities } from '../activities/results/index.js';
+import { createCampaignActivities } from '../activities/campaign/index.js';
 import { createKbTools, RETRIEVE_TOOL_SPEC } from '../lib/kb/tools.js';
 import { loadKb } from '../lib/kb/search.js';
 import { detectToolchains } from '../activities/toolchains/detect.js';
@@ -45,6 +47,8 @@ export function orchestrationActivities(): ActivityMap {
       retrieveSpec: { name: RETRIEVE_TOOL_SPEC.name, description: RETRIEVE_TOOL_SPEC.description, parameters: RETRIEVE_TOOL_SPEC.parameters },
     }),
     ...createValidationActivities(store),
+    ...createResultsActivities(),
+    ...createCampaignActivities(),
   };
 }
 

@@ -14,4 +14,7 @@ export const commandModules: Array<() => Promise<{ register: Register }>> = [
   () => import('./toolchains.js'),
   () => import('./kb.js'),
   () => import('./verifier-library.js'),
+  () => import('./results.js'),
+  () => import('./bench.js'),
+  () => import('./schedule.js'),
 ];
