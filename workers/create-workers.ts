@@ -18,7 +18,13 @@ export function installRuntime(): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   const level = (process.env.PHYSVEC_LOG_LEVEL ?? 'WARN').toUpperCase() as LogLevel;
-  Runtime.install({ shutdownSignals: ['SIGINT', 'SIGTERM'], logger: new DefaultLogger(level) });
+  // Core's own logs are forwarded to this logger (stderr): left to the default "console" mode they go
+  // to stdout, which breaks `--json` output of verbs that run workers in their process.
+  Runtime.install({
+    shutdownSignals: ['SIGINT', 'SIGTERM'],
+    logger: new DefaultLogger(level),
+    telemetryOptions: { logging: { forward: {}, filter: { core: level, other: 'ERROR' } } },
+  });
 }
 
 const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error };
