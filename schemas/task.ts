@@ -26,18 +26,35 @@ export type ConvergenceCase = z.infer<typeof ConvergenceCase>;
 export const ScientificResult = z.object({ content: text, truth: text }).loose();
 export type ScientificResult = z.infer<typeof ScientificResult>;
 
-/** One parameter we shrank to keep a run affordable: the paper's value and the one we use. */
+/**
+ * One parameter we shrank to keep a run affordable: its full-size value (the paper's, or what a full-size
+ * calculation would use where the paper gives none) and the value this task uses.
+ */
 export const ScaledParameter = z
-  .object({ paper: z.json(), used: z.json(), note: z.string().optional() })
-  .loose();
+  .object({ full: z.json(), used: z.json(), note: z.string().optional() })
+  .strict();
+export type ScaledParameter = z.infer<typeof ScaledParameter>;
 
-/** Our own field: how this task departs from the full-size calculation of the paper, and why. */
+/**
+ * Our own field: how this task departs from the full-size calculation of the paper, and why. One shape for
+ * every task of the suite: `{ "reason": "...", "parameters": { "<name>": { "full": ..., "used": ... } } }`.
+ * `parameters` lists exactly the scaled parameters (full ≠ used); it is empty when the task runs at the
+ * article's size and `reason` says how it departs otherwise. Strict, because the field is ours: a stray key
+ * (e.g. an old `note`/`full`/`here` layout) is an error that names it.
+ */
 export const ScaledSpec = z
   .object({
-    reason: z.string().optional(),
-    parameters: z.record(z.string(), ScaledParameter).optional(),
+    reason: text,
+    parameters: z.record(z.string(), ScaledParameter),
   })
-  .loose();
+  .strict()
+  .superRefine((spec, ctx) => {
+    for (const [name, p] of Object.entries(spec.parameters)) {
+      if (JSON.stringify(p.full) === JSON.stringify(p.used)) {
+        ctx.addIssue({ code: 'custom', path: ['parameters', name], message: `full and used are the same (${JSON.stringify(p.used)}): list only parameters that were scaled` });
+      }
+    }
+  });
 export type ScaledSpec = z.infer<typeof ScaledSpec>;
 
 export const Task = z

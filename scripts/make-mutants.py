@@ -1,5 +1,7 @@
 # Regenerates the mutant fixtures (data/references/<task>/mutants/) from the reference solutions:
-# each mutant is its solution with one textual edit inside one element function. Rerun after changing a solution.
+# each mutant is its solution with one textual edit inside one function (an element function, or main for
+# a production setting that the convergence test must catch). Rerun after changing a solution: the edit's
+# `old` text must still occur exactly once.
 # Usage: .venv/bin/python scripts/make-mutants.py
 import json
 from pathlib import Path
@@ -34,13 +36,25 @@ M = [
   "Open instead of periodic boundary conditions: the pbc argument is ignored.",
   "return nk.graph.Grid([Lx, Ly], pbc=pbc)", "return nk.graph.Grid([Lx, Ly], pbc=False)"),
  ("task_nqs_bose_hubbard", "wrong_rbm_keyword", "initialstate_rbm_full_sum", "programming", "unit",
-  "Wrong library call: nk.models.RBM has no field 'hidden_density' (the hidden-unit density is 'alpha').",
-  "model = nk.models.RBM(alpha=alpha, param_dtype=float)", "model = nk.models.RBM(hidden_density=alpha, param_dtype=float)"),
+  "Wrong library call: nk.models.RBMMultiVal has no field 'hidden_density' (the hidden-unit density is 'alpha').",
+  "model = nk.models.RBMMultiVal(alpha=alpha, n_classes=hilbert.local_size, param_dtype=float)",
+  "model = nk.models.RBMMultiVal(hidden_density=alpha, n_classes=hilbert.local_size, param_dtype=float)"),
  ("task_nqs_jastrow_rbm", "meanfield_is_jastrow", "initialstate_full_sum", "scientific", "assertion:2",
   "Ansatz mix-up: the 'mean-field' branch builds a Jastrow model, so the mean-field energy drops below the classical product-state bound -L.",
   """    if ansatz == "mean-field":
         model = ProductState()""", """    if ansatz == "mean-field":
         model = nk.models.Jastrow(param_dtype=float)"""),
+ # dft and qsim (the fault text of each is the mutant description; old/new span whole lines)
+ ('task_dft_h2_dissociation', 'minimal_basis', 'site_h2_molecule', 'scientific', 'assertion:1', 'wrong basis set: the molecule is always built in STO-3G whatever basis is asked for', '    return gto.M(atom=[["H", (0.0, 0.0, 0.0)], ["H", (0.0, 0.0, r_bohr)]], unit="Bohr", basis=basis, verbose=0)', '    return gto.M(atom=[["H", (0.0, 0.0, 0.0)], ["H", (0.0, 0.0, r_bohr)]], unit="Bohr", basis="sto-3g", verbose=0)'),
+ ('task_dft_h2o_dipole', 'wrong_charge', 'site_water', 'scientific', 'assertion:2', 'wrong charge: the molecule is built as H2O^2+ (8 electrons) instead of neutral water', '                 basis=basis, charge=0, spin=0, verbose=0)', '                 basis=basis, charge=2, spin=0, verbose=0)'),
+ ('task_dft_lih_b3lyp', 'nonexistent_b3lyp_class', 'effector_rks', 'programming', 'unit', 'wrong PySCF call: dft.B3LYP(mol) does not exist (AttributeError); the functional is chosen with mf.xc on dft.RKS', '    mf = dft.RKS(mol)\n    mf.xc = xc', '    mf = dft.B3LYP(mol)  # ORCA-style "! B3LYP" keyword taken for a PySCF class; PySCF has dft.RKS(mol, xc=...)'),
+ ('task_dft_o2_triplet', 'wrong_multiplicity', 'site_o2', 'scientific', 'assertion:0', 'wrong spin multiplicity: O2 is always built with mol.spin = 0 (singlet) instead of the triplet ground state (spin = 2)', '    return gto.M(atom=[["O", (0.0, 0.0, 0.0)], ["O", (0.0, 0.0, r_angstrom)]], unit="Angstrom", basis=basis,\n                 spin=spin, verbose=0)', '    # multiplicity confused with spin: ORCA\'s "* xyz 0 1" read as singlet for every state\n    return gto.M(atom=[["O", (0.0, 0.0, 0.0)], ["O", (0.0, 0.0, r_angstrom)]], unit="Angstrom", basis=basis,\n                 spin=0, verbose=0)'),
+ ('task_qsim_ipea_phase', 'feedback_sign', 'effector_ipea_iteration_circuit', 'scientific', 'assertion:0', 'the feedback rotation adds the phase of the known bits instead of removing it', '    omega = -2 * np.pi * sum(bit / 2 ** (j + 2) for j, bit in enumerate(known_bits))', '    omega = 2 * np.pi * sum(bit / 2 ** (j + 2) for j, bit in enumerate(known_bits))  # sign of the correction flipped'),
+ ('task_qsim_trotter_domain_wall', 'big_endian_observable', 'observable_local_magnetisations', 'scientific', 'assertion:0', "observable built from a left-to-right Pauli label, ignoring qiskit's little-endian qubit order (site i measured on qubit n-1-i)", '    return [SparsePauliOp.from_sparse_list([("Z", [i], 1.0)], num_qubits=n_sites) for i in range(n_sites)]', '    # site i read from the i-th character of the label: qiskit labels are little-endian, so this is qubit n-1-i\n    return [SparsePauliOp("I" * i + "Z" + "I" * (n_sites - i - 1)) for i in range(n_sites)]'),
+ ('task_qsim_trotter_domain_wall', 'removed_execute_api', 'effector_estimate', 'programming', 'unit', 'uses the removed qiskit 0.x API (from qiskit import Aer, execute), which raises ImportError on qiskit 2.x', '    estimator = StatevectorEstimator()\n    result = estimator.run([(qc, observables) for qc in circuits]).result()\n    return np.array([np.asarray(r.data.evs, dtype=float) for r in result])', '    from qiskit import Aer, execute  # qiskit < 1.0 API, removed in qiskit 1.0\n    backend = Aer.get_backend("statevector_simulator")\n    states = [execute(qc, backend).result().get_statevector() for qc in circuits]\n    return np.array([[float(np.real(s.expectation_value(o))) for o in observables] for s in states])'),
+ ('task_qsim_trotter_domain_wall', 'single_trotter_step', 'effector_trotter_circuit', 'scientific', 'assertion:4', 'too few Trotter steps: the whole evolution is done in a single Trotter step', '    dt = t / n_steps', '    dt = t  # one big step for the whole time, whatever n_steps says\n    n_steps = 1'),
+ ('task_qsim_trotter_domain_wall', 'spin_half_factor', 'hamiltonian_xxz_layers', 'scientific', 'assertion:0', 'exchange written with S = sigma/2 (factor 1/4) although the model is defined in Pauli matrices', '            terms += [("XX", [i, j], J), ("YY", [i, j], J), ("ZZ", [i, j], J * delta)]', '            # spin-1/2 operators S = sigma/2 instead of Pauli matrices\n            terms += [("XX", [i, j], J / 4), ("YY", [i, j], J / 4), ("ZZ", [i, j], J * delta / 4)]'),
+ ('task_qsim_vqe_h2', 'no_entangler', 'effector_hardware_efficient_ansatz', 'scientific', 'assertion:2', 'the ansatz has no entangling gates, so VQE is limited to product states (Hartree-Fock-like energy)', '        if layer > 0:\n            for q in range(n - 1):\n                qc.cx(q, q + 1)', '        # entangling layer forgotten: the ansatz only spans product states'),
 ]
 for task, name, fn, stage, caught, fault, old, new in M:
     d = R / task

@@ -153,7 +153,7 @@ test('our own layout: data/tasks/<topic>/<id>.json with digest, reference and ru
     toolchain: 'pyscf',
     digest: 'data/papers/h2-fci.md',
     reference: 'data/references/h2.py',
-    scaled: { reason: 'fewer points', parameters: { points: { paper: 50, used: 12 } } },
+    scaled: { reason: 'fewer points', parameters: { points: { full: 50, used: 12 } } },
     LimitingCases: [{ content: 'E at R=0.74 A', truth: 'The energy is -1.137. The absolute error tolerance is +/- 0.001.' }],
   };
   const leaf = (w: number) => ({ issue: `issue ${w}`, weight: w, children: { judge: 'TBD', support: 'TBD' } });

@@ -45,12 +45,26 @@ const minimalTask = () => ({
 });
 
 test('unknown task keys pass through; our optional fields are typed', () => {
-  const r = Task.parse({ ...minimalTask(), SomeFutureKey: [1, 2], topic: 'nnwf', scaled: { reason: 'cost', parameters: { L: { paper: 200, used: 40 } } } });
+  const r = Task.parse({ ...minimalTask(), SomeFutureKey: [1, 2], topic: 'nnwf', scaled: { reason: 'cost', parameters: { L: { full: 200, used: 40 } } } });
   assert.deepEqual((r as Record<string, unknown>).SomeFutureKey, [1, 2]);
   assert.equal(r.topic, 'nnwf');
   assert.equal(r.scaled?.parameters?.L?.used, 40);
   const bad = validateWith(Task, { ...minimalTask(), topic: 'chemistry' }, 'f.json');
   assert.ok(!bad.ok && bad.problems[0]!.field === 'topic');
+});
+
+test('scaled: one shape ({reason, parameters: {name: {full, used}}}); stray keys and unscaled parameters are errors', () => {
+  const ok = validateWith(Task, { ...minimalTask(), scaled: { reason: 'at the article size', parameters: {} } }, 't.json');
+  assert.ok(ok.ok);
+  const old = validateWith(Task, { ...minimalTask(), scaled: { note: 'n', full: { L: 200 }, here: { L: 12 } } }, 't.json');
+  assert.ok(!old.ok);
+  const fields = old.problems.map((p) => `${p.field}: ${p.message}`).join('\n');
+  assert.match(fields, /scaled\.reason/, fields);
+  assert.match(fields, /note|full|here/, 'the stray keys are named');
+  const same = validateWith(Task, { ...minimalTask(), scaled: { reason: 'r', parameters: { J: { full: 1, used: 1 } } } }, 't.json');
+  assert.ok(!same.ok);
+  assert.deepEqual(same.problems.map((p) => p.field), ['scaled.parameters.J']);
+  assert.match(same.problems[0]!.message, /list only parameters that were scaled/);
 });
 
 test('a missing required task key fails with its name', () => {

@@ -7,7 +7,9 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { loadDataset } from '../../lib/tasks/dataset.js';
 import { repoRoot } from '../../lib/paths.js';
-import { parseScript } from '../../runners/structure/index.js';
+import { checkStructure, parseScript, roleOf } from '../../runners/structure/index.js';
+import { parseTruth } from '../../lib/tasks/truth.js';
+import { isFile } from '../../lib/tasks/layout.js';
 import { allFunctions } from '../../runners/structure/check-structure.js';
 import { failingFunction } from '../../activities/pipeline/programming.js';
 import { checkOwnSetting } from '../../activities/validation/own-setting.js';
@@ -37,6 +39,52 @@ test('the suite: every reference has a row, every mutant description is valid an
   assert.deepEqual(only.entries.map((e) => `${e.taskId}/${e.script}`), ['task_dmrg_heisenberg_chain/reference', 'task_dmrg_heisenberg_chain/pauli_zz']);
   const noMutants = await suiteEntries(dataset, { mutants: false });
   assert.ok(noMutants.entries.every((e) => e.kind === 'reference'));
+});
+
+test('the suite has the shape issue 6 asks: 16+ tasks, 4+ per topic, each complete; 3+ mutants per topic in element functions', async () => {
+  const dataset = await loadDataset(path.join(repoRoot, 'data'));
+  const tasks = dataset.tasks.filter((t) => t.topicFolder !== 'smoke');
+  assert.ok(tasks.length >= 16, `tasks: ${tasks.length}`);
+  const kinds = { symmetry: 0, small: 0, analytic: 0 };
+  for (const topic of ['dmrg', 'nqs', 'qsim', 'dft'] as const) {
+    const ofTopic = tasks.filter((t) => t.topic === topic);
+    assert.ok(ofTopic.length >= 4, `${topic}: ${ofTopic.length} tasks`);
+  }
+  for (const t of tasks) {
+    const at = `${t.id}`;
+    assert.deepEqual(t.problems.filter((p) => p.severity === 'error'), [], at);
+    assert.ok(t.digest.found && t.reference.found, `${at}: digest and reference exist`);
+    assert.ok(t.rubric.normCheck?.ok, `${at}: rubric NormCheck`);
+    assert.ok(t.task.scaled, `${at}: scaled says how the task departs from the paper (reason, parameters)`);
+    const lc = t.task.LimitingCases ?? [];
+    const cc = t.task.ConvergenceCases ?? [];
+    assert.ok(lc.length > 0 && cc.length > 0, `${at}: limiting ${lc.length}, convergence ${cc.length}`);
+    const dir = path.dirname(t.reference.path!);
+    // The Author's scripts must pass the structure check before any test; so must ours.
+    const structure = checkStructure(parseScript(await readFile(t.reference.path!, 'utf8'), 'python'));
+    assert.deepEqual(structure.map((p) => p.message), [], `${at}: the reference passes the structure check`);
+    const cases = [...lc.map((c, k) => ({ c, file: `limiting/${k}.main.py` })), ...(t.task.ScientificResults ?? []).map((c, k) => ({ c, file: `scientific/${k}.main.py` }))];
+    for (const { c, file } of cases) {
+      assert.equal(parseTruth(c.truth).kind, 'numeric', `${at} ${file}: a numeric truth with a tolerance (${c.truth})`);
+      assert.ok(await isFile(path.join(dir, file)), `${at}: ${file} exists`);
+      if (/symmetr/i.test(c.content)) kinds.symmetry++;
+      if (/analytic|closed form|free.fermion|Bethe|exact(ly)? solvable|tiny|two (spins|sites)|small/i.test(c.content)) kinds.analytic++;
+      if (/\b(L|N)\s*=\s*[1-4]\b|two (spins|sites|qubits)|single|dimer|tiny|small/i.test(c.content)) kinds.small++;
+    }
+    for (const k of cc.keys()) {
+      assert.ok(await isFile(path.join(dir, `convergence/${k}.main.py`)) && (await isFile(path.join(dir, `convergence/${k}.schedule.json`))), `${at}: convergence ${k} main and schedule`);
+    }
+  }
+  // LimitingCases of all three kinds across the suite (small sizes solved exactly, symmetries, analytic regimes).
+  assert.ok(kinds.symmetry > 0 && kinds.small > 0 && kinds.analytic > 0, JSON.stringify(kinds));
+
+  const { entries } = await suiteEntries(dataset);
+  for (const topic of ['dmrg', 'nqs', 'qsim', 'dft']) {
+    const mutants = entries.filter((e) => e.kind === 'mutant' && e.topic === topic);
+    const inElements = mutants.filter((m) => roleOf(m.expected.faultyFunction ?? '').kind === 'element');
+    assert.ok(inElements.length >= 3, `${topic}: ${inElements.length} mutants with the fault in an element function`);
+    assert.deepEqual([...new Set(mutants.map((m) => m.expected.stage))].sort(), ['programming', 'scientific'], `${topic}: mutants for both stages`);
+  }
 });
 
 test('failingFunction: the innermost frame, or the innermost among given names (library frames below skipped)', () => {

@@ -39,7 +39,10 @@ def hamiltonian_bose_hubbard(hilbert, graph, t, U):
 
 
 def initialstate_rbm_full_sum(hilbert, alpha, seed):
-    model = nk.models.RBM(alpha=alpha, param_dtype=float)
+    # The occupations enter one-hot encoded (one visible unit per site and occupation value). A real RBM on
+    # the raw occupation numbers cannot suppress multiple occupancy (log cosh is convex in them) and stalls
+    # at the uniform superposition over the Fock space.
+    model = nk.models.RBMMultiVal(alpha=alpha, n_classes=hilbert.local_size, param_dtype=float)
     return nk.vqs.FullSumState(hilbert, model, seed=seed)
 
 
@@ -100,7 +103,7 @@ def plot_energy_vs_interaction(data, L, path):
 def main():
     # Scaled: a ring of 6 sites at unit filling, no occupation cutoff below N (n_max = N).
     L = N = n_max = 6
-    t, U_values, alpha, n_iter, seed = 1.0, [1.0, 2.0, 4.0, 8.0], 1, 300, 11
+    t, U_values, alpha, n_iter, seed = 1.0, [1.0, 2.0, 4.0, 8.0], 1, 200, 11
     data = item_energy_vs_interaction(L, N, n_max, t, U_values, alpha, n_iter, seed)
     plot_energy_vs_interaction(data, L, "figure.png")
     print("PHYSVEC_RESULT " + json.dumps({"name": "exact", "value": data["exact"]}))

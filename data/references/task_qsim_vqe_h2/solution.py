@@ -113,7 +113,8 @@ def run_vqe_point(bond_length, depth):
             "hamiltonian": hamiltonian, "e_nuc": e_nuc}
 
 
-def run_energy_curve(bond_lengths, depth):
+def item_energy_curve(bond_lengths, depth):
+    """VQE and exact energies along the curve (one run_vqe_point per bond length)."""
     points = [run_vqe_point(r, depth) for r in bond_lengths]
     return np.array([p["e_vqe"] for p in points]), np.array([p["e_exact"] for p in points])
 
@@ -142,7 +143,7 @@ def plot_energy_curve(bond_lengths, e_vqe, e_exact, filename="figure.png"):
 def main():
     depth = 1
     bond_lengths = np.array([0.3, 0.5, 0.65, 0.735, 0.85, 1.1, 1.5, 2.0, 3.0])
-    e_vqe, e_exact = run_energy_curve(bond_lengths, depth)
+    e_vqe, e_exact = item_energy_curve(bond_lengths, depth)
     plot_energy_curve(bond_lengths, e_vqe, e_exact)
     r_eq, e_eq = item_equilibrium(bond_lengths, e_exact)
     print("PHYSVEC_RESULT " + json.dumps({"name": "energy_0735", "value": float(e_vqe[3])}))

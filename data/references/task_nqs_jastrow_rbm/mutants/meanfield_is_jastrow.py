@@ -114,7 +114,7 @@ def plot_ansatz_comparison(exact, runs, rel, path):
 
 def main():
     # Scaled from the article's L=80 chain to L=12 (4096 configurations, summed exactly).
-    L, J, alpha, n_iter, seed = 12, 1.0, 1, 300, 7
+    L, J, alpha, n_iter, seed = 12, 1.0, 1, 150, 7
     exact, runs, rel = item_ansatz_comparison(L, J, alpha, n_iter, seed, ["mean-field", "jastrow", "rbm"])
     plot_ansatz_comparison(exact, runs, rel, "figure.png")
     print("PHYSVEC_RESULT " + json.dumps({"name": "exact", "value": exact}))

@@ -68,7 +68,8 @@ def run_ipea(phi, n_bits, shots=256, seed=11):
     return observable_phase_from_bits(known)
 
 
-def run_phase_sweep(phis, n_bits, shots=256):
+def item_phase_sweep(phis, n_bits, shots=256):
+    """The IPEA estimate for every phase of the sweep (one run_ipea per phase)."""
     return np.array([run_ipea(phi, n_bits, shots) for phi in phis])
 
 
@@ -97,7 +98,7 @@ def plot_ipea(phis, estimates_by_bits, probe_phi, bits_range, probe_errors, file
 
 def main():
     phis = np.linspace(0.0, 1.0, 33, endpoint=False)
-    estimates = {m: run_phase_sweep(phis, m) for m in (3, 5)}
+    estimates = {m: item_phase_sweep(phis, m) for m in (3, 5)}
     probe_phi, bits_range = 1 / 3, list(range(1, 11))
     probe = [run_ipea(probe_phi, m) for m in bits_range]
     errors = [item_circular_error(e, probe_phi) for e in probe]
