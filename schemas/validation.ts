@@ -4,6 +4,10 @@
 import { z } from 'zod';
 import { ScriptSummary } from './pipeline.js';
 
+/** One textual edit of a script: `old` must occur exactly once and is replaced by `new`. */
+export const SourceEdit = z.object({ old: z.string().min(1), new: z.string() }).strict();
+export type SourceEdit = z.infer<typeof SourceEdit>;
+
 export const ValidationInput = z.object({
   /** The task file, relative to `root` (or absolute). */
   taskFile: z.string().min(1),
@@ -16,6 +20,8 @@ export const ValidationInput = z.object({
   referenceDir: z.string().min(1),
   /** Dataset root the paths are relative to (default: the physvec repository). */
   root: z.string().optional(),
+  /** A mutant: these edits are put into the script at `scriptPath` (its reference solution) before anything runs. */
+  edits: z.array(SourceEdit).min(1).optional(),
   runTimeoutMs: z.number().int().positive().default(300_000),
 });
 export type ValidationInput = z.input<typeof ValidationInput>;
@@ -105,12 +111,17 @@ export const ValidationSummary = z.object({
 });
 export type ValidationSummary = z.infer<typeof ValidationSummary>;
 
-/** mutants/<name>.json beside mutants/<name>.py: what the verifiers must find in that faulty script. */
+/**
+ * mutants/<name>.json: a faulty variant of the reference solution, kept as the edits that make it (so it
+ * follows the solution and shows its fault as a diff), and what the verifiers must find in it.
+ */
 export const MutantMeta = z.object({
   faultyFunction: z.string().min(1),
   expectedStage: z.enum(['programming', 'scientific']),
   fault: z.string().min(1),
   /** Which test catches it: unit | integration | assertion:<k> | scientific:<k> | rubric | convergence. */
   caughtBy: z.string().min(1),
+  /** Applied in order to solution.py; each `old` must occur exactly once in the text at that point. */
+  edits: z.array(SourceEdit).min(1),
 });
 export type MutantMeta = z.infer<typeof MutantMeta>;

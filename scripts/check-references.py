@@ -10,12 +10,13 @@ For each task in data/tasks/<topic>/<task_id>.json with a reference in data/refe
     convergence/<k>.schedule.json until two successive values agree within the case's criterion; when the
     schedule names a `monitor`, the reference's own main must print that quantity within the same
     tolerance of the converged value (the script's own setting is converged);
-  * runs each mutant (mutants/<name>.py + <name>.json) through the check named in `caughtBy` and
+  * runs each mutant (solution.py with the edits of mutants/<name>.json) through the check named in `caughtBy` and
     confirms that it is caught there (programming: the script crashes and the traceback names the faulty
     function; assertion:<k> / scientific:<k>: the variant runs but misses the truth; convergence: the
     mutant's own setting is not converged), and that the mutant differs from the solution only in
     `faultyFunction`.
-With --demo it also assembles the demo's unit harnesses and integration levels (data/references/<id>/demo).
+With --demo it also assembles the demo's unit harnesses and integration levels (data/references/<id>/demo;
+the demo's Author scripts are solution.py with the faults of demo/faults.json put in by their edits).
 
 Usage: .venv/bin/python scripts/check-references.py [task_id ...] [--topic T] [--no-mutants]
        [--no-convergence] [--demo | --demo-only] [--jobs N] [--tasks N] [--timeout S] [--json FILE] [-v]
@@ -391,13 +392,25 @@ def check_task(task_file: Path, args) -> Report:
     return rep
 
 
+def apply_edits(text: str, edits: list, where: str) -> str:
+    """The text with each {old, new} edit put in, in order; an `old` that is not there exactly once is an error."""
+    if not edits:
+        raise ValueError(f"{where}: no edits")
+    for i, e in enumerate(edits):
+        n = text.count(e["old"])
+        if n != 1:
+            raise ValueError(f"{where}.{i}.old occurs {n} times in the solution (it must occur exactly once)")
+        text = text.replace(e["old"], e["new"])
+    return text
+
+
 def check_mutant(mj: Path, solution: str, task: dict, ref_dir: Path, converged: dict, main_run, args) -> Line:
     meta = json.loads(mj.read_text())
     name = mj.stem
-    src_path = mj.with_suffix(".py")
-    if not src_path.exists():
-        return Line("mutant", name, False, "mutant script missing")
-    mutant = src_path.read_text()
+    try:
+        mutant = apply_edits(solution, meta.get("edits") or [], f"{mj}: edits")
+    except ValueError as e:
+        return Line("mutant", name, False, str(e))
     faulty = meta["faultyFunction"]
     sol_fns, mut_fns = top_level_functions(solution), top_level_functions(mutant)
     differing = sorted(n for n in set(sol_fns) | set(mut_fns) if sol_fns.get(n) != mut_fns.get(n))
@@ -476,10 +489,14 @@ def check_demo(demo: Path, args) -> list[Line]:
     faults = json.loads((demo / "faults.json").read_text())
     fault_a = next(f for f in faults["faults"] if f["id"] == "a")
     fault_b = next(f for f in faults["faults"] if f["id"] == "b")
-    background = (demo / "unit" / "background.py").read_text()
+    # The unit harnesses' background functions come from the verifier library, as in the programming verifier.
+    library = ROOT / "data" / "verifier-library" / "tenpy"
+    background = "\n\n".join((library / f"{name}.py").read_text() for name in faults["background"])
     out = []
-    for stage_file, expect_a, expect_b in [("author_v0.py", True, True), ("after_programming_repair.py", False, False)]:
-        script = (demo / stage_file).read_text()
+    solution = (demo.parent / "solution.py").read_text()
+    with_faults = lambda ids: apply_edits(solution, [e for f in faults["faults"] if f["id"] in ids for e in f["edits"]], f"{demo / 'faults.json'}: edits")
+    for stage_file, expect_a, expect_b in [("author_v0", True, True), ("after_programming_repair", False, False)]:
+        script = with_faults("abc" if expect_a else "c")
         elements = [n for n in top_level_functions(script) if n.startswith(ELEMENT_PREFIXES)]
         missing = [fn for fn in elements if not (demo / "unit" / f"{fn}.entry.py").exists()]
         out += [Line("demo", f"{stage_file}:unit:{fn}", False, "entry missing") for fn in missing]
@@ -500,15 +517,14 @@ def check_demo(demo: Path, args) -> list[Line]:
         out.append(Line("demo", f"{stage_file}:integration", got_b == want_b, f"first failing level {first_fail}, expected the level where {want_b} enters"))
         r = run_script(script, args.timeout)
         out.append(Line("demo", f"{stage_file}:runs", (r.rc == 0) == (not expect_a and not expect_b), f"rc={r.rc}"))
-    final = (demo / "final.py").read_text()
     fault_c = next(f for f in faults["faults"] if f["id"] == "c")
     k = int(fault_c["caughtBy"].split(":")[1])
     task_id = demo.parent.name
     task = next(json.loads(p.read_text()) for p in TASKS.glob(f"*/{task_id}.json"))
     truth = parse_truth(task["LimitingCases"][k]["truth"])
     var_main = (demo.parent / "limiting" / f"{k}.main.py").read_text()
-    for stage_file, should_pass in [("after_programming_repair.py", False), ("final.py", True)]:
-        r = run_script(replace_main((demo / stage_file).read_text(), var_main), args.timeout)
+    for stage_file, script, should_pass in [("after_programming_repair", with_faults("c"), False), ("final (solution.py)", solution, True)]:
+        r = run_script(replace_main(script, var_main), args.timeout)
         passed, detail = compare(pick_result(r.stdout), truth) if r.rc == 0 else (False, f"crashed {tail(r.stderr, 1)}")
         out.append(Line("demo", f"{stage_file}:assertion:{k}", passed == should_pass, detail))
     return out

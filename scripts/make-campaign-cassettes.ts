@@ -22,6 +22,7 @@
 import { mkdirSync, readFileSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../lib/paths.js';
+import { loadMutant } from '../lib/tasks/source-edits.js';
 import { parseScript } from '../runners/structure/index.js';
 import { loadTaskFile } from '../lib/tasks/load-task.js';
 import { Cassette, type CassetteEntry } from '../schemas/llm.js';
@@ -210,33 +211,17 @@ await build({
 });
 
 // ---- qsim: Trotterized domain-wall quench with Qiskit (reference runs in ~7 s) --------------------
-/**
- * The reference's main does not call run_trotter_at_time (only its convergence variant does), and the
- * integration test builds its levels from main's calls; the Author's script prints that checkpoint
- * from main as well, so every run_ function is exercised by main.
- */
-function withConvergedCheckpoint(reference: string): string {
-  const main = sourceOf(reference, 'main');
-  const extra = [
-    '    sz_t2 = run_trotter_at_time(n_sites, J, delta, fields, n_down_left, 2.0, 2 * steps_per_unit_time)',
-    '    print("PHYSVEC_RESULT " + json.dumps({"name": "sz4_t2_direct", "value": float(sz_t2[3])}))',
-  ].join('\n');
-  const at = main.indexOf('    print("PHYSVEC_RESULT " + json.dumps({"name": "max_trotter_error"');
-  if (at < 0) throw new Error('task_qsim_trotter_domain_wall: the reference main changed; update withConvergedCheckpoint');
-  return replaceFunction(reference, 'main', `${main.slice(0, at)}${extra}\n${main.slice(at)}`);
-}
-
 {
   const taskId = 'task_qsim_trotter_domain_wall';
   const dir = path.join(refs, taskId);
-  const mutant = read(path.join(dir, 'mutants', 'removed_execute_api.py'));
-  const spinHalf = read(path.join(dir, 'mutants', 'spin_half_factor.py'));
+  const mutant = (await loadMutant(dir, 'removed_execute_api')).source;
+  const spinHalf = (await loadMutant(dir, 'spin_half_factor')).source;
   const conv = JSON.parse(read(path.join(dir, 'convergence', '0.schedule.json'))) as { factor?: number; step?: number; max: number };
   const q = (query: string) => ({ query, toolchain: 'qiskit' });
   await build({
     taskId,
     taskFile: path.join(repoRoot, 'data/tasks/qsim', `${taskId}.json`),
-    correct: withConvergedCheckpoint(read(path.join(dir, 'solution.py'))),
+    correct: read(path.join(dir, 'solution.py')),
     firstRuntime: {
       function: 'initialstate_domain_wall',
       faulty: [

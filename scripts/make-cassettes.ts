@@ -9,12 +9,19 @@ import { repoRoot, qmpBenchRoot } from '../lib/paths.js';
 import { parseScript } from '../runners/structure/index.js';
 import { loadTaskFile } from '../lib/tasks/load-task.js';
 import { Cassette, type CassetteEntry } from '../schemas/llm.js';
+import { applyEdits } from '../lib/tasks/source-edits.js';
+import type { SourceEdit } from '../schemas/validation.js';
 
 const refs = path.join(repoRoot, 'data', 'references');
 const demo = path.join(refs, 'task_dmrg_tezuka_1a', 'demo');
 const read = (p: string) => readFileSync(p, 'utf8');
-type Fault = { id: string; functions: string[]; stage: string; description: string };
-const faults = (JSON.parse(read(path.join(demo, 'faults.json'))) as { faults: Fault[] }).faults;
+type Fault = { id: string; functions: string[]; stage: string; description: string; edits: SourceEdit[] };
+const faultsFile = path.join(demo, 'faults.json');
+const faults = (JSON.parse(read(faultsFile)) as { faults: Fault[] }).faults;
+const solutionFile = path.join(refs, 'task_dmrg_tezuka_1a', 'solution.py');
+/** The demo's Author scripts: the solution with the given faults put in by their edits. */
+const withFaults = (which: Fault[]) =>
+  which.reduce((src, f) => applyEdits(src, f.edits, { file: faultsFile, field: `faults.${faults.indexOf(f)}.edits` }, solutionFile), read(solutionFile));
 
 /** The functions that differ between two versions, as the whole new definitions a repair returns. */
 function changedFunctions(before: string, after: string): { name: string; source: string }[] {
@@ -112,9 +119,9 @@ async function build(spec: Spec): Promise<void> {
   console.log(`wrote ${out} (${entries.length} entries)`);
 }
 
-const v0 = read(path.join(demo, 'author_v0.py'));
-const v1 = read(path.join(demo, 'after_programming_repair.py'));
-const v2 = read(path.join(demo, 'final.py'));
+const v0 = withFaults(faults);
+const v1 = withFaults(faults.filter((f) => f.stage === 'scientific'));
+const v2 = withFaults([]);
 const physics = faults.find((f) => f.stage === 'scientific')!;
 const trapCentreLeaf = (issue: string) => /trap/i.test(issue) && /i_c|centre|center/i.test(issue);
 const support = 'hamiltonian_trapped_hubbard uses i_c = L/2; for sites 0..L-1 the centre is (L-1)/2';

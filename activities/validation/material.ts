@@ -1,7 +1,8 @@
 // Everything a reference validation needs, read once: the task's cases and truths, the script under
-// test and the reference solution (both stored and summarised), and the suite's own variant mains and
-// convergence schedules from the reference folder. Missing variant files are reported per case, not
-// thrown: a missing file is a finding about the suite, shown in the table.
+// test (for a mutant, its solution with the input's edits put in) and the reference solution (both
+// stored and summarised), and the suite's own variant mains and convergence schedules from the
+// reference folder. Missing variant files are reported per case, not thrown: a missing file is a
+// finding about the suite, shown in the table.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArtifactStore } from '../artifacts/store.js';
@@ -12,6 +13,7 @@ import { inspectTaskFile } from '../../lib/tasks/load-task.js';
 import { formatProblem } from '../../lib/tasks/problems.js';
 import { ConvergenceSchedule, ValidationInput, type ValidationConvergenceCase, type ValidationMaterial } from '../../schemas/validation.js';
 import { summarizeScript, type ScriptLanguage } from '../pipeline/script-summary.js';
+import { applyEdits } from '../../lib/tasks/source-edits.js';
 
 /** The reference solution inside a reference folder. */
 export const REFERENCE_SCRIPT = 'solution.py';
@@ -50,10 +52,11 @@ export async function loadValidationMaterial(store: ArtifactStore, raw: Validati
   const t = loaded.task;
 
   const language = languageOf(scriptFile);
-  const [scriptText, referenceText] = await Promise.all([
+  const [original, referenceText] = await Promise.all([
     readRequired(scriptFile, 'scriptPath'),
     readRequired(path.join(refDir, REFERENCE_SCRIPT), 'referenceDir'),
   ]);
+  const scriptText = input.edits ? applyEdits(original, input.edits, { file: 'validation input', field: 'edits' }, input.scriptPath) : original;
   const [script, reference] = await Promise.all([summarizeScript(store, scriptText, language), summarizeScript(store, referenceText, language)]);
 
   const ext = path.extname(scriptFile);

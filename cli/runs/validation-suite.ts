@@ -1,11 +1,12 @@
 // Which scripts `tasks validate --run` puts through the verifiers: every task's reference solution
-// (expected: passed) and each of its mutants (expected: the stage and function its <name>.json says).
-import { readdir, readFile } from 'node:fs/promises';
+// (expected: passed) and each of its mutants (the solution with the edits of mutants/<name>.json;
+// expected: the stage and function that file says).
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { describeZodError } from '../../lib/errors.js';
-import { isDirectory, isFile } from '../../lib/tasks/layout.js';
+import { isDirectory } from '../../lib/tasks/layout.js';
 import type { LoadedDataset } from '../../lib/tasks/dataset.js';
-import { MutantMeta, type ValidationInput } from '../../schemas/validation.js';
+import { loadMutant } from '../../lib/tasks/source-edits.js';
+import type { ValidationInput } from '../../schemas/validation.js';
 
 export interface SuiteEntry {
   taskId: string;
@@ -59,22 +60,19 @@ export async function suiteEntries(dataset: LoadedDataset, selection: SuiteSelec
     if (!(await isDirectory(dir))) continue;
     const names = (await readdir(dir)).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length)).sort();
     for (const name of names) {
-      const metaFile = path.join(dir, `${name}.json`);
-      const scriptFile = [path.join(dir, `${name}.py`), path.join(dir, `${name}.jl`)];
-      const script = (await isFile(scriptFile[0]!)) ? scriptFile[0]! : (await isFile(scriptFile[1]!)) ? scriptFile[1]! : undefined;
-      const entry: SuiteEntry = { ...common, script: name, kind: 'mutant', input: inputFor(script ?? scriptFile[0]!), expected: { stage: 'scientific' } };
+      // A mutant runs as its solution plus the edits of its <name>.json (no copy of the script is kept).
+      const entry: SuiteEntry = { ...common, script: name, kind: 'mutant', input: inputFor(task.reference.path), expected: { stage: 'scientific' } };
       if (!keep(entry)) continue;
-      let raw: unknown;
       try {
-        raw = JSON.parse(await readFile(metaFile, 'utf8'));
+        const { meta } = await loadMutant(referenceDir, name, path.basename(task.reference.path));
+        entries.push({
+          ...entry,
+          input: { ...entry.input, edits: meta.edits },
+          expected: { stage: meta.expectedStage, faultyFunction: meta.faultyFunction, caughtBy: meta.caughtBy, fault: meta.fault },
+        });
       } catch (err) {
-        entries.push({ ...entry, problem: `${rel(metaFile)}: not JSON: ${(err as Error).message}` });
-        continue;
+        entries.push({ ...entry, problem: (err as Error).message.replaceAll(root + path.sep, '') });
       }
-      const meta = MutantMeta.safeParse(raw);
-      if (!meta.success) entries.push({ ...entry, problem: describeZodError(meta.error, rel(metaFile)) });
-      else if (!script) entries.push({ ...entry, problem: `${rel(metaFile)} has no script beside it (${name}.py)` });
-      else entries.push({ ...entry, expected: { stage: meta.data.expectedStage, faultyFunction: meta.data.faultyFunction, caughtBy: meta.data.caughtBy, fault: meta.data.fault } });
     }
   }
   return { entries, withoutReference };

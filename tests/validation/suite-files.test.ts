@@ -14,11 +14,15 @@ import { allFunctions } from '../../runners/structure/check-structure.js';
 import { failingFunction } from '../../activities/pipeline/programming.js';
 import { checkOwnSetting } from '../../activities/validation/own-setting.js';
 import { suiteEntries } from '../../cli/runs/validation-suite.js';
+import { applyEdits, loadMutant } from '../../lib/tasks/source-edits.js';
+import { BadInputError } from '../../lib/errors.js';
+import { mkdtemp, writeFile, cp } from 'node:fs/promises';
+import os from 'node:os';
 import { rowOf, summarizeRows } from '../../cli/runs/validation-table.js';
 import type { ValidationSummary } from '../../schemas/validation.js';
 import type { RunDigest } from '../../schemas/pipeline.js';
 
-const sources = async (file: string) => new Map(allFunctions(parseScript(await readFile(file, 'utf8'), 'python')).map((f) => [f.name, f.source]));
+const sourcesOf = (text: string) => new Map(allFunctions(parseScript(text, 'python')).map((f) => [f.name, f.source]));
 
 test('the suite: every reference has a row, every mutant description is valid and names the one function it changed', async () => {
   const dataset = await loadDataset(path.join(repoRoot, 'data'));
@@ -29,8 +33,9 @@ test('the suite: every reference has a row, every mutant description is valid an
   assert.ok(mutants.length >= 6, `mutants found: ${mutants.length}`);
   for (const m of mutants) {
     assert.equal(m.problem, undefined, `${m.taskId}/${m.script}: ${m.problem}`);
-    const ref = await sources(path.join(repoRoot, m.input.referenceDir, 'solution.py'));
-    const mut = await sources(path.join(repoRoot, m.input.scriptPath));
+    const ref = sourcesOf(await readFile(path.join(repoRoot, m.input.referenceDir, 'solution.py'), 'utf8'));
+    const mut = sourcesOf((await loadMutant(path.join(repoRoot, m.input.referenceDir), m.script)).source);
+    assert.deepEqual(m.input.edits, (await loadMutant(path.join(repoRoot, m.input.referenceDir), m.script)).meta.edits, 'the workflow input carries the edits');
     const differing = [...new Set([...ref.keys(), ...mut.keys()])].filter((n) => ref.get(n) !== mut.get(n));
     assert.deepEqual(differing, [m.expected.faultyFunction], `${m.taskId}/${m.script} differs from its reference in ${differing.join(', ')}`);
   }
@@ -128,4 +133,24 @@ test('a mutant row is caught only at the expected stage with the expected functi
   const red = rowOf(reference, { summary: summary({ stage: 'scientific', passed: 0, assertions: [{ case: 'limiting:0', judge: 'wrong', reason: 'off' }] }) });
   assert.deepEqual([green.ok, red.ok, red.failedCases], [true, false, ['limiting:0']]);
   assert.deepEqual(summarizeRows([green, red], 5), { references: 2, green: 1, mutants: 0, caught: 0, wallMs: 5, ok: false });
+});
+
+test('source edits: applied in order; an old text found 0 or 2 times is bad input naming file, field and fix', () => {
+  const origin = { file: 'mutants/m.json', field: 'edits' };
+  assert.equal(applyEdits('a = 1\nb = 2\n', [{ old: 'a = 1', new: 'a = $1' }, { old: 'b = 2', new: 'b = a' }], origin, 'solution.py'), 'a = $1\nb = a\n');
+  assert.throws(() => applyEdits('x = 1\n', [{ old: 'y', new: 'z' }], origin, 'solution.py'), (e: unknown) => e instanceof BadInputError && e.fieldPath === 'edits.0.old' && /occurs 0 times in solution\.py.*update it/.test(e.message));
+  assert.throws(() => applyEdits('x\nx\n', [{ old: 'x', new: 'z' }], origin, 'solution.py'), /mutants\/m\.json: edits\.0\.old: occurs 2 times.*unique/);
+});
+
+test('a mutant whose edit no longer fits its solution is a red row that says why, not a crash', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'physvec-mutant-'));
+  await cp(path.join(repoRoot, 'data'), path.join(dir, 'data'), { recursive: true, filter: (src) => !src.includes(`${path.sep}cassettes`) && !src.includes(`${path.sep}state`) });
+  await cp(path.join(repoRoot, 'rubrics'), path.join(dir, 'rubrics'), { recursive: true });
+  const meta = path.join(dir, 'data/references/task_dmrg_heisenberg_chain/mutants/pauli_zz.json');
+  const m = JSON.parse(await readFile(meta, 'utf8'));
+  m.edits[0].old = 'this text is not in the solution';
+  await writeFile(meta, JSON.stringify(m));
+  const { entries } = await suiteEntries(await loadDataset(path.join(dir, 'data')), { only: ['heisenberg_chain/pauli_zz'] });
+  assert.equal(entries.length, 1);
+  assert.match(entries[0]!.problem ?? '', /data\/references\/task_dmrg_heisenberg_chain\/mutants\/pauli_zz\.json: edits\.0\.old: occurs 0 times/);
 });

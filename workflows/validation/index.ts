@@ -21,7 +21,8 @@ export async function referenceValidation(input: ValidationInput): Promise<Valid
   markStage('prepare');
   const m = await light.loadValidationMaterial(input);
   const run = runner(m.script.language, input.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS);
-  const base = { task: m.taskId, script: input.scriptPath, structureProblems: m.script.problems, total: m.cases.length };
+  const script = input.edits ? `${input.scriptPath} with ${input.edits.length} mutant edit(s)` : input.scriptPath;
+  const base = { task: m.taskId, script, structureProblems: m.script.problems, total: m.cases.length };
 
   // ---- programming: the script as a whole must run ------------------------------------------
   markStage('programming', 1);
