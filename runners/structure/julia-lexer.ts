@@ -3,7 +3,7 @@
 // quoted symbols (`:end`) and indexing (`a[end]`, `a[begin:end-1]`), and must not count the
 // `for`/`if` of a comprehension or generator as blocks.
 import type { CodeLine, CodeToken, OpenBlock } from './code-model.js';
-import { indentWidth, LineIndex, ScriptSyntaxError } from './source-text.js';
+import { codeLine, LineIndex, ScriptSyntaxError } from './source-text.js';
 
 // `!` belongs to a name (`push!`) unless it starts `!=` (`a!=b` is a comparison).
 const NAME = /[\p{L}\p{Nl}_](?:[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}′]|!(?!=))*/uy;
@@ -206,23 +206,7 @@ class JuliaLexer {
   }
 
   private finishLine(): void {
-    const tokens = this.current;
-    const first = tokens[0]!;
-    const last = tokens[tokens.length - 1]!;
-    const start = this.index.lineStart(first.start);
-    const indentText = this.src.slice(start, first.start);
-    const end = this.index.lineEndTrimmed(last.end);
-    this.lines.push({
-      tokens,
-      start,
-      end,
-      startLine: this.index.lineOf(first.start),
-      endLine: this.index.lineOf(Math.max(end - 1, first.start)),
-      indentText,
-      indent: indentWidth(indentText),
-      blocksBefore: this.blocksAtLineStart,
-      blocksAfter: this.blocks.map((b) => ({ ...b })),
-    });
+    this.lines.push(codeLine(this.index, this.src, this.current, { before: this.blocksAtLineStart, after: this.blocks.map((b) => ({ ...b })) }));
     this.current = [];
   }
 

@@ -2,7 +2,7 @@
 // f-string replacement fields with nested quotes), comments, backslash continuations and
 // bracket continuations, which is all a structure parser needs from Python's grammar.
 import type { CodeLine, CodeToken } from './code-model.js';
-import { indentWidth, LineIndex, ScriptSyntaxError } from './source-text.js';
+import { codeLine, LineIndex, ScriptSyntaxError } from './source-text.js';
 
 const STRING_START = /([rRbBuUfF]{0,2})('''|"""|'|")/y;
 const NAME = /[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*/uy;
@@ -145,22 +145,7 @@ class PythonLexer {
   }
 
   private makeLine(tokens: CodeToken[]): CodeLine {
-    const first = tokens[0]!;
-    const last = tokens[tokens.length - 1]!;
-    const start = this.index.lineStart(first.start);
-    const indentText = this.src.slice(start, first.start);
-    const end = this.index.lineEndTrimmed(last.end);
-    return {
-      tokens,
-      start,
-      end,
-      startLine: this.index.lineOf(first.start),
-      endLine: this.index.lineOf(Math.max(end - 1, first.start)),
-      indentText,
-      indent: indentWidth(indentText),
-      blocksBefore: [],
-      blocksAfter: [],
-    };
+    return codeLine(this.index, this.src, tokens, { before: [], after: [] });
   }
 }
 

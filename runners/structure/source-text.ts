@@ -1,6 +1,7 @@
 // Offsets ↔ line numbers, and the error a parser raises when the text is not a well-formed script.
 import { BadInputError } from '../../lib/errors.js';
 import type { Span } from '../../schemas/script-structure.js';
+import type { CodeLine, CodeToken, OpenBlock } from './code-model.js';
 
 export class ScriptSyntaxError extends BadInputError {
   override name = 'ScriptSyntaxError';
@@ -53,4 +54,24 @@ export function indentWidth(indentText: string): number {
   let w = 0;
   for (const ch of indentText) w = ch === '\t' ? (Math.floor(w / 8) + 1) * 8 : w + 1;
   return w;
+}
+
+/** The logical line made of `tokens` (non-empty), with its extent, line numbers and indentation. */
+export function codeLine(index: LineIndex, src: string, tokens: CodeToken[], blocks: { before: OpenBlock[]; after: OpenBlock[] }): CodeLine {
+  const first = tokens[0]!;
+  const last = tokens[tokens.length - 1]!;
+  const start = index.lineStart(first.start);
+  const indentText = src.slice(start, first.start);
+  const end = index.lineEndTrimmed(last.end);
+  return {
+    tokens,
+    start,
+    end,
+    startLine: index.lineOf(first.start),
+    endLine: index.lineOf(Math.max(end - 1, first.start)),
+    indentText,
+    indent: indentWidth(indentText),
+    blocksBefore: blocks.before,
+    blocksAfter: blocks.after,
+  };
 }
