@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { loadDataset } from '../../lib/tasks/dataset.js';
 import { formatProblem } from '../../lib/tasks/problems.js';
-import { BadInputError } from '../../lib/errors.js';
+import { BadInputError, describeZodError } from '../../lib/errors.js';
 import { repoRoot } from '../../lib/paths.js';
 import { CampaignInput, type CampaignSpec, type RunKey, type TaskSelection } from '../../schemas/campaign.js';
 import type { LoadedTask } from '../../schemas/task.js';
@@ -64,9 +64,7 @@ export async function selectTasks(selection: TaskSelection): Promise<LoadedTask[
 
 export async function planCampaign(rawSpec: CampaignSpec): Promise<RunKey[]> {
   const parsed = CampaignInput.safeParse(rawSpec);
-  if (!parsed.success) {
-    throw new BadInputError(parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('\n'));
-  }
+  if (!parsed.success) throw new BadInputError(describeZodError(parsed.error, 'campaign spec'));
   const spec = parsed.data;
   for (const [field, list] of [['models', spec.models], ['frameworks', spec.frameworks]] as const) {
     const dup = (list as readonly string[]).find((v, i) => (list as readonly string[]).indexOf(v) !== i);

@@ -10,14 +10,14 @@ import { connectClient, uiUrl } from '../../lib/temporal/connection.js';
 import { BadInputError } from '../../lib/errors.js';
 import { openResultsDb, resultsDbExists, resultsDbPath } from '../../lib/results/db.js';
 import { countRuns, getCampaign } from '../../lib/results/store.js';
-import { writeCampaignReport } from '../../activities/reports/campaign-report.js';
-import { campaignDir } from '../../activities/reports/campaign-report.js';
+import { campaignDir, writeCampaignReport } from '../../activities/reports/campaign-report.js';
 import { withWorkersIfNeeded, type WorkerMode } from '../runs/workers-on-demand.js';
 import { checkCampaign, loadCampaignSpecFile, specFromFlags } from '../runs/campaign-spec.js';
 import { startCampaign } from '../runs/campaign-run.js';
 import { followCampaign, followMode, progressText, queryProgress } from '../runs/campaign-follow.js';
 import { printSummary, readReportJson, summaryRows } from '../runs/campaign-summary.js';
 import { line, printJson, EXIT } from '../output.js';
+import { badFlags, flagName } from '../flags.js';
 
 const RunFlags = z.object({
   spec: z.string().optional(),
@@ -38,8 +38,6 @@ const RunFlags = z.object({
   wait: z.boolean().default(true),
   json: z.boolean().optional(),
 });
-
-const flagName = (k: string) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 function storeOrNull() {
   return resultsDbExists() ? openResultsDb() : null;
@@ -85,7 +83,7 @@ export function register(program: Command): void {
     .option('--json', 'print one JSON document')
     .action(async (raw: Record<string, unknown>) => {
       const parsed = RunFlags.safeParse(raw);
-      if (!parsed.success) throw new BadInputError(parsed.error.issues.map((i) => `${flagName(String(i.path[0]))}: ${i.message}`).join('\n'));
+      if (!parsed.success) throw badFlags(parsed.error);
       const opts = parsed.data;
       const specFlags = ['tasks', 'topics', 'root', 'limit', 'models', 'frameworks', 'trials', 'concurrency', 'stopAfterPasses', 'passCriterion', 'childrenPerRun', 'label', 'id'] as const;
       let spec;

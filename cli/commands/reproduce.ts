@@ -5,12 +5,12 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { connectClient, uiUrl } from '../../lib/temporal/connection.js';
-import { BadInputError } from '../../lib/errors.js';
 import { startSmoke } from '../runs/smoke-run.js';
 import { followSmoke } from '../runs/follow.js';
 import { startReproduction } from '../runs/reproduction-run.js';
 import { followReproduction, printResult } from '../runs/follow-reproduction.js';
 import { line, printJson, EXIT } from '../output.js';
+import { badFlags } from '../flags.js';
 
 const Flags = z.object({
   dataset: z.string().optional(),
@@ -47,7 +47,7 @@ export function register(program: Command): void {
     .option('--json', 'print one JSON document')
     .action(async (taskFile: string, raw: Record<string, unknown>) => {
       const parsed = Flags.safeParse(raw);
-      if (!parsed.success) throw new BadInputError(parsed.error.issues.map((i) => `--${String(i.path[0]).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: ${i.message}`).join('\n'));
+      if (!parsed.success) throw badFlags(parsed.error);
       const opts = parsed.data;
       const { client, connection } = await connectClient();
       try {

@@ -8,7 +8,7 @@ import { connectClient, uiUrl } from '../../lib/temporal/connection.js';
 import { openResultsDb, resultsDbExists } from '../../lib/results/db.js';
 import { listCampaigns } from '../../lib/results/store.js';
 import { checkCampaign, loadCampaignSpecFile } from '../runs/campaign-spec.js';
-import { createCampaignSchedule, describeSchedule, overlapPolicy, scheduleView, OVERLAP } from '../runs/campaign-schedule.js';
+import { createCampaignSchedule, describeSchedule, overlapPolicy, scheduleView, whenText, OVERLAP } from '../runs/campaign-schedule.js';
 import { line, printJson } from '../output.js';
 import type { Client } from '@temporalio/client';
 
@@ -65,8 +65,7 @@ export function register(program: Command): void {
         if (o.json) return printJson({ schedules: rows });
         if (rows.length === 0) return line('no schedules');
         for (const r of rows) {
-          const when = r.cron ? `cron "${r.cron}"` : r.every ? `every ${r.every}` : '(spec set elsewhere)';
-          line(`${r.scheduleId}  ${r.workflowType ?? '?'}  ${when}  ${r.paused ? 'paused' : 'active'}  next ${r.nextActionTimes[0]?.toISOString() ?? '–'}  recent ${r.recentCampaigns.length}`);
+          line(`${r.scheduleId}  ${r.workflowType ?? '?'}  ${whenText(r, '(spec set elsewhere)')}  ${r.paused ? 'paused' : 'active'}  next ${r.nextActionTimes[0]?.toISOString() ?? '–'}  recent ${r.recentCampaigns.length}`);
         }
       });
     });
@@ -82,7 +81,7 @@ export function register(program: Command): void {
         const stored = resultsDbExists() ? listCampaigns(openResultsDb()).filter((c) => c.scheduleId === scheduleId).map((c) => ({ ...c, spec: undefined })) : [];
         if (o.json) return printJson({ ...view, campaigns: stored, ui: schedulesUi() });
         line(`schedule ${scheduleId}: ${view.paused ? 'paused' : 'active'}${view.note ? ` (${view.note})` : ''}`);
-        line(`  when: ${view.cron ? `cron "${view.cron}"` : view.every ? `every ${view.every}` : JSON.stringify(description.spec)}; overlap ${view.overlap}; catch-up window ${view.catchupWindowMs} ms`);
+        line(`  when: ${whenText(view, JSON.stringify(description.spec))}; overlap ${view.overlap}; catch-up window ${view.catchupWindowMs} ms`);
         line(`  actions taken: ${view.actionsTaken}; next: ${view.nextActionTimes.map((d) => d.toISOString()).join(', ') || '–'}`);
         for (const r of view.recentCampaigns) line(`  campaign ${r.campaignId} started ${r.takenAt.toISOString()}`);
         for (const c of stored) line(`  stored ${c.campaignId}: ${c.status}${c.reportPath ? `, report ${c.reportPath}` : ''}`);

@@ -97,6 +97,11 @@ export async function describeSchedule(client: Client, scheduleId: string): Prom
   }
 }
 
+/** When a schedule acts, as `create` was told (`otherwise` for a schedule made outside physvec). */
+export function whenText(view: { cron: string | null; every: string | null }, otherwise: string): string {
+  return view.cron ? `cron "${view.cron}"` : view.every ? `every ${view.every}` : otherwise;
+}
+
 /** The JSON-friendly view `list`/`describe` print. */
 export function scheduleView(s: ScheduleSummary | ScheduleDescription) {
   const memo = (s.memo ?? {}) as { cron?: string | null; every?: string | null; specFile?: string | null; label?: string | null };

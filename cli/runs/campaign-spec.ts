@@ -15,6 +15,7 @@ import { checkCredentials, describeMissingCredentials } from '../../activities/l
 import { resolveCassettePath } from '../../activities/llm/cassette.js';
 import { planCampaign } from '../../activities/campaign/plan.js';
 import { modelForRun } from '../../workflows/campaign/keys.js';
+import { badFlags } from '../flags.js';
 
 /** Without an API key, campaigns replay the per-task, per-trial campaign cassettes. */
 export const DEFAULT_CAMPAIGN_MODEL = 'scripted:campaign/{task}.t{trial}';
@@ -67,18 +68,7 @@ export function specFromFlags(f: CampaignFlags): CampaignSpec {
     childrenPerRun: f.childrenPerRun,
   };
   const parsed = CampaignInput.safeParse(raw);
-  if (!parsed.success) {
-    const flagOf: Record<string, string> = { selection: '--tasks/--topics/--root/--limit', campaignId: '--id' };
-    throw new BadInputError(
-      parsed.error.issues
-        .map((i) => {
-          const field = String(i.path[0] ?? '');
-          const flag = flagOf[field] ?? `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-          return `${flag}: ${i.message}`;
-        })
-        .join('\n'),
-    );
-  }
+  if (!parsed.success) throw badFlags(parsed.error, { selection: '--tasks/--topics/--root/--limit', campaignId: '--id' });
   return parsed.data;
 }
 

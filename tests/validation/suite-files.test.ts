@@ -34,8 +34,9 @@ test('the suite: every reference has a row, every mutant description is valid an
   for (const m of mutants) {
     assert.equal(m.problem, undefined, `${m.taskId}/${m.script}: ${m.problem}`);
     const ref = sourcesOf(await readFile(path.join(repoRoot, m.input.referenceDir, 'solution.py'), 'utf8'));
-    const mut = sourcesOf((await loadMutant(path.join(repoRoot, m.input.referenceDir), m.script)).source);
-    assert.deepEqual(m.input.edits, (await loadMutant(path.join(repoRoot, m.input.referenceDir), m.script)).meta.edits, 'the workflow input carries the edits');
+    const mutant = await loadMutant(path.join(repoRoot, m.input.referenceDir), m.script);
+    const mut = sourcesOf(mutant.source);
+    assert.deepEqual(m.input.edits, mutant.meta.edits, 'the workflow input carries the edits');
     const differing = [...new Set([...ref.keys(), ...mut.keys()])].filter((n) => ref.get(n) !== mut.get(n));
     assert.deepEqual(differing, [m.expected.faultyFunction], `${m.taskId}/${m.script} differs from its reference in ${differing.join(', ')}`);
   }

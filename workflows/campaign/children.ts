@@ -6,6 +6,7 @@ import type { CampaignSpec, RunKey, RunMetrics } from '../../schemas/campaign.js
 import { SA } from '../../temporal-config/search-attributes.js';
 import { TASK_QUEUES } from '../../temporal-config/queues.js';
 import { childWorkflowId, modelForRun } from './keys.js';
+import { isScriptedModel } from '../../lib/llm/model-id.js';
 
 export interface ChildCall {
   workflowType: 'reproduction' | 'reactBaseline' | 'oneShotBaseline';
@@ -72,7 +73,7 @@ export function failureMetrics(run: RunKey, message: string, wallMs: number): Ru
     assertionsTotal: 0,
     rubricGrade: null,
     wallMs,
-    scripted: run.model.startsWith('scripted:'),
+    scripted: isScriptedModel(run.model),
     reportPath: null,
     message: message.slice(0, 2000),
   };

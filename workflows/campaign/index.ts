@@ -8,6 +8,7 @@ import {
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { CampaignInput, type CampaignProgress, type RunKey, type RunMetrics, type RunRecord } from '../../schemas/campaign.js';
 import { SA } from '../../temporal-config/search-attributes.js';
+import { describeZodError } from '../../lib/errors.js';
 import { planning, reporting, results } from './activities.js';
 import { childCall, failureMetrics, passed } from './children.js';
 import { groupOf } from './keys.js';
@@ -28,12 +29,7 @@ function describeFailure(err: unknown): string {
 
 export async function campaign(input: CampaignInput, state?: CarriedState): Promise<CampaignResult> {
   const parsed = CampaignInput.safeParse(input);
-  if (!parsed.success) {
-    throw ApplicationFailure.nonRetryable(
-      `campaign input: ${parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; ')}`,
-      'BadInputError',
-    );
-  }
+  if (!parsed.success) throw ApplicationFailure.nonRetryable(describeZodError(parsed.error, 'campaign input'), 'BadInputError');
   const spec = parsed.data;
   const info = workflowInfo();
   const scheduleId = state?.scheduleId ?? info.typedSearchAttributes.get(SCHEDULED_BY_ID) ?? null;
