@@ -36,7 +36,7 @@ export function register(program: Command): void {
           taskId: sa.get(SA.TaskId),
           stage: sa.get(SA.Stage),
           iteration: sa.get(SA.Iteration),
-          runStatus: sa.get(SA.Status),
+          runStatus: sa.get(SA.Verdict),
           model: sa.get(SA.Model),
           startTime: d.startTime,
           closeTime: d.closeTime,

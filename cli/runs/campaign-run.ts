@@ -20,7 +20,7 @@ export async function startCampaign(client: Client, spec: CampaignSpec): Promise
     args: [{ ...spec, campaignId }],
     typedSearchAttributes: [
       { key: SA.CampaignId, value: campaignId },
-      { key: SA.Status, value: 'running' },
+      { key: SA.Verdict, value: 'running' },
     ],
   });
   return { handle, campaignId };

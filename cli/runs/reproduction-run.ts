@@ -64,7 +64,7 @@ export async function startReproduction(client: Client, taskFile: string, opts: 
       { key: SA.Framework, value: 'physvec' },
       { key: SA.Model, value: config.llm.defaultModel },
       { key: SA.Stage, value: 'queued' },
-      { key: SA.Status, value: 'running' },
+      { key: SA.Verdict, value: 'running' },
     ],
   });
   return { handle, workflowId, taskId, notes, models: input.models };

@@ -52,7 +52,7 @@ export async function startSmoke(client: Client, taskFile: string, opts: { waitS
       { key: SA.Framework, value: 'smoke' },
       { key: SA.Model, value: 'none' },
       { key: SA.Stage, value: 'queued' },
-      { key: SA.Status, value: 'running' },
+      { key: SA.Verdict, value: 'running' },
     ],
   });
   return { handle, task, workflowId };

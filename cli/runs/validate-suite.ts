@@ -52,7 +52,7 @@ export async function validateEntry(client: Client, entry: SuiteEntry): Promise<
         { key: SA.Topic, value: entry.topic },
         { key: SA.Framework, value: 'physvec-validation' },
         { key: SA.Stage, value: 'queued' },
-        { key: SA.Status, value: 'running' },
+        { key: SA.Verdict, value: 'running' },
       ],
     });
     return rowOf(entry, { summary: await handle.result(), workflowId });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { temporalBin, stateDir } from '../paths.js';
 import { DEV_SERVER, devServerArgs } from '../../temporal-config/server.js';
+import { RETIRED_SEARCH_ATTRIBUTES, SEARCH_ATTRIBUTE_FLAGS } from '../../temporal-config/search-attributes.js';
 
 export interface DevServerOptions {
   dir?: string; // where temporal.db, the pid file and the log live
@@ -85,7 +86,32 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
   const pid = child.pid!;
   await fs.writeFile(r.pidFile, String(pid));
   await waitHealthy(r.address, DEV_SERVER.readinessTimeoutMs, () => pidAlive(pid));
+  await migrateSearchAttributes(r.address);
   return { pid, address: r.address, uiUrl: r.uiUrl, dbFile: r.dbFile, logFile: r.logFile, alreadyRunning: false, readyMs: Date.now() - t0 };
+}
+
+/**
+ * `start-dev --search-attribute` registers attributes only when it creates the database: a server
+ * started on an older `temporal.db` keeps the old set. So after start, add what is missing and remove
+ * what this version retired (`Status`, which hid the UI's own status column). Returns what changed.
+ */
+export async function migrateSearchAttributes(address: string, namespace: string = DEV_SERVER.namespace): Promise<{ added: string[]; removed: string[] }> {
+  const conn = ['--address', address, '--namespace', namespace];
+  const listed = await execa(temporalBin, ['operator', 'search-attribute', 'list', ...conn, '-o', 'json'], { reject: false, timeout: 15_000 });
+  if (listed.exitCode !== 0) throw new Error(`could not list the search attributes of ${address}: ${listed.stderr.trim().split('\n').pop()}`);
+  const custom = Object.keys((JSON.parse(listed.stdout) as { customAttributes?: Record<string, string> }).customAttributes ?? {});
+  const missing = SEARCH_ATTRIBUTE_FLAGS.map((f) => f.split('=') as [string, string]).filter(([name]) => !custom.includes(name));
+  const retired = RETIRED_SEARCH_ATTRIBUTES.filter((name) => custom.includes(name));
+  if (missing.length) {
+    const args = missing.flatMap(([name, type]) => ['--name', name, '--type', type]);
+    const r = await execa(temporalBin, ['operator', 'search-attribute', 'create', ...args, ...conn], { reject: false, timeout: 15_000 });
+    if (r.exitCode !== 0) throw new Error(`could not add the search attributes ${missing.map(([n]) => n).join(', ')} to ${address}: ${r.stderr.trim().split('\n').pop()}`);
+  }
+  if (retired.length) {
+    const r = await execa(temporalBin, ['operator', 'search-attribute', 'remove', ...retired.flatMap((n) => ['--name', n]), '--yes', ...conn], { reject: false, timeout: 15_000 });
+    if (r.exitCode !== 0) throw new Error(`could not remove the retired search attributes ${retired.join(', ')} from ${address}: ${r.stderr.trim().split('\n').pop()}`);
+  }
+  return { added: missing.map(([n]) => n), removed: retired };
 }
 
 export async function stopDevServer(opts: DevServerOptions = {}): Promise<{ stopped: boolean; pid?: number }> {

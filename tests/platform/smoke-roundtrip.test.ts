@@ -41,7 +41,7 @@ test('a smoke reproduction runs its script in the sandbox and is listed by Topic
     assert.ok(listed.includes(workflowId), `temporal workflow list --query 'Topic="dmrg"' lists ${workflowId}`);
     const d = await client.workflow.getHandle(workflowId).describe();
     assert.equal(d.searchAttributes.Stage?.[0], 'done');
-    assert.equal(d.searchAttributes.Status?.[0], 'passed');
+    assert.equal(d.searchAttributes.Verdict?.[0], 'passed');
 
     // The Web UI answers.
     const uiPort = Number(process.env.PHYSVEC_UI_PORT ?? 18233);

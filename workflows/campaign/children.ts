@@ -40,7 +40,7 @@ export function childCall(campaignId: string, spec: CampaignSpec, run: RunKey): 
         { key: SA.Model, value: defaultModel },
         { key: SA.Framework, value: run.framework },
         { key: SA.Stage, value: 'queued' },
-        { key: SA.Status, value: 'running' },
+        { key: SA.Verdict, value: 'running' },
       ],
     },
   };

@@ -57,7 +57,7 @@ export async function campaign(input: CampaignInput, state?: CarriedState): Prom
   }));
   upsertSearchAttributes([
     { key: SA.CampaignId, value: campaignId },
-    { key: SA.Status, value: 'running' },
+    { key: SA.Verdict, value: 'running' },
   ]);
 
   let opened = false;
@@ -165,12 +165,12 @@ export async function campaign(input: CampaignInput, state?: CarriedState): Prom
 
     await results.closeCampaign({ campaignId, status: 'completed' });
     const report = await reporting.writeCampaignReport({ campaignId });
-    upsertSearchAttributes([{ key: SA.Status, value: 'completed' }]);
+    upsertSearchAttributes([{ key: SA.Verdict, value: 'completed' }]);
     return { campaignId, planned, counts, continuedAsNew, report };
   } catch (err) {
     if (opened && !(err instanceof ContinueAsNew)) {
       await CancellationScope.nonCancellable(() => results.closeCampaign({ campaignId, status: 'failed' }));
-      upsertSearchAttributes([{ key: SA.Status, value: 'failed' }]);
+      upsertSearchAttributes([{ key: SA.Verdict, value: 'failed' }]);
     }
     throw err;
   }

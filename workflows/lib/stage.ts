@@ -7,10 +7,10 @@ export function markStage(stage: string, iteration = 0, status = 'running'): voi
   upsertSearchAttributes([
     { key: SA.Stage, value: stage },
     { key: SA.Iteration, value: iteration },
-    { key: SA.Status, value: status },
+    { key: SA.Verdict, value: status },
   ]);
 }
 
 export function markStatus(status: string): void {
-  upsertSearchAttributes([{ key: SA.Status, value: status }]);
+  upsertSearchAttributes([{ key: SA.Verdict, value: status }]);
 }
