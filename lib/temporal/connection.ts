@@ -22,15 +22,39 @@ export function temporalTarget(): TemporalTarget {
   };
 }
 
+/** No Temporal server answered at `address`: the CLI says which address it tried and how to start one. */
+export class TemporalUnreachableError extends Error {
+  override name = 'TemporalUnreachableError';
+  constructor(readonly address: string, readonly detail: string) {
+    super(`cannot reach the Temporal server at ${address} (${detail})`);
+  }
+}
+
+/** How long a client waits for the server before saying it is unreachable (override: PHYSVEC_CONNECT_TIMEOUT_MS). */
+export function connectTimeoutMs(): number {
+  const v = Number(process.env.PHYSVEC_CONNECT_TIMEOUT_MS);
+  return Number.isFinite(v) && v > 0 ? v : 5000;
+}
+
 export async function connectClient(): Promise<{ client: Client; connection: Connection; target: TemporalTarget }> {
   const target = temporalTarget();
-  const connection = await Connection.connect(target.connectionOptions as Parameters<typeof Connection.connect>[0]);
+  let connection: Connection;
+  try {
+    connection = await Connection.connect({ connectTimeout: connectTimeoutMs(), ...target.connectionOptions } as Parameters<typeof Connection.connect>[0]);
+  } catch (err) {
+    throw new TemporalUnreachableError(target.address, (err as Error).message ?? String(err));
+  }
   return { client: new Client({ connection, namespace: target.namespace }), connection, target };
 }
 
 export async function connectWorker(): Promise<{ connection: NativeConnection; target: TemporalTarget }> {
   const target = temporalTarget();
-  const connection = await NativeConnection.connect(target.connectionOptions as Parameters<typeof NativeConnection.connect>[0]);
+  let connection: NativeConnection;
+  try {
+    connection = await NativeConnection.connect(target.connectionOptions as Parameters<typeof NativeConnection.connect>[0]);
+  } catch (err) {
+    throw new TemporalUnreachableError(target.address, ((err as Error).message ?? String(err)).split('\n')[0]!);
+  }
   return { connection, target };
 }
 
