@@ -49,5 +49,6 @@ export const agentOutputSchemas = {
       step: z.number().optional().describe('add this each step'),
       max: z.number().describe('the largest value to try'),
     }),
+    monitor: z.string().optional().describe("the name of the script's own `PHYSVEC_RESULT` line that prints the monitored quantity at the script's own setting"),
   }),
 } satisfies Record<string, z.ZodType>;

@@ -8,6 +8,7 @@ import { BadInputError } from '../../lib/errors.js';
 import { planSubstitution } from '../../lib/toolchains/substitution.js';
 import { adaptRubricLeaves } from '../../lib/toolchains/rubric-adaptation.js';
 import type { ToolchainStatus } from '../../schemas/toolchain.js';
+import { assertNoTruthLeak } from './truth-leak-check.js';
 
 const JULIA_PROFILES = new Set(['itensors']);
 
@@ -40,6 +41,15 @@ export async function prepareTask(store: ArtifactStore, input: PrepareInput, ava
   substitution.adaptedLeaves = adapted.adapted.map((x) => ({ index: x.index, from: x.original, to: x.adapted }));
   const rubricAvailable = loaded.rubric.found && leaves.length > 0 && loaded.rubric.normCheck?.ok !== false;
   const cases = <T extends object>(list: T[] | undefined, kind: string) => (list ?? []).map((c, k) => ({ id: `${kind}:${k}`, ...c }));
+  const limitingCases = cases(t.LimitingCases as { content: string; truth: string }[] | undefined, 'limiting');
+  const scientificResults = cases(t.ScientificResults as { content: string; truth: string }[] | undefined, 'scientific');
+  const convergenceCases = cases(t.ConvergenceCases as { content: string; parameter: string; criteria: string }[] | undefined, 'convergence');
+  // Before any agent is asked anything: no text a script writer reads may carry a limiting-case truth.
+  const sourceFile = loaded.source.found ? loaded.source.path : loaded.digest.path;
+  assertNoTruthLeak({
+    taskFile: loaded.file, request: finalRequest, figure: String(t.subplot_name ?? ''), limitingCases, scientificResults, convergenceCases,
+    ...(sourceText && sourceFile ? { source: { file: sourceFile, text: sourceText, kind: loaded.source.found ? ('tex' as const) : ('digest' as const) } } : {}),
+  });
   return {
     taskId: loaded.id,
     topic: loaded.topic,
@@ -58,9 +68,9 @@ export async function prepareTask(store: ArtifactStore, input: PrepareInput, ava
       normCheck: loaded.rubric.normCheck?.ok,
       reason: rubricAvailable ? undefined : loaded.rubric.found ? 'the rubric fails NormCheck' : 'not published for this task: the rubric test is not available',
     },
-    limitingCases: cases(t.LimitingCases as { content: string; truth: string }[] | undefined, 'limiting'),
-    scientificResults: cases(t.ScientificResults as { content: string; truth: string }[] | undefined, 'scientific'),
-    convergenceCases: cases(t.ConvergenceCases as { content: string; parameter: string; criteria: string }[] | undefined, 'convergence'),
+    limitingCases,
+    scientificResults,
+    convergenceCases,
     backgroundNames: [],
   };
 }

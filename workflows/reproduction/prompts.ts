@@ -3,6 +3,7 @@
 import type { LlmMessage } from '../../schemas/llm.js';
 import type { ArtifactRef } from '../../schemas/artifact.js';
 import type { TaskContext, ProgrammingReport, AssertionVerdict, RubricOutcome } from '../../schemas/pipeline.js';
+import { rankSuspects, type CaseLocalisation } from '../../lib/verification/suspects.js';
 
 const STRUCTURE_RULES = [
   'Write the script in the element-function structure:',
@@ -50,21 +51,44 @@ export function scriptPrompt(ctx: TaskContext, plan: string, summaryJson: string
   return msgs;
 }
 
+/** What every unit harness contains besides the entry point: the writer may call these names and no other. */
+function harnessContents(ctx: TaskContext): string {
+  const bg = ctx.backgroundNames.length ? `the background functions ${ctx.backgroundNames.join(', ')}` : 'no background function';
+  return `Each harness contains exactly: the script's imports and top-level constants, ${bg}, the function under test, and the script's functions that the function under test itself calls. It contains no other element function, no run_ function and no main of the script: your entry point may call only the names listed here and the libraries the script imports.`;
+}
+
 export function unitEntriesPrompt(ctx: TaskContext, script: ArtifactRef, functions: string[]): LlmMessage[] {
   const bg: LlmMessage['content'] = ctx.backgroundRef
     ? [{ text: `Background functions from the verifier library (${ctx.backgroundNames.join(', ')}):` }, { artifact: ctx.backgroundRef, label: 'verifier library' }]
     : 'No verifier library is available for this profile: build inputs directly.';
   return [
-    { role: 'system', content: 'You are the Programming verifier. For each element function under test, write an entry point `main` that builds its inputs with the background functions (or minimal direct code), calls the function under test alone with small parameters, and prints its result. Do not call other element functions of the script.' },
+    { role: 'system', content: `You are the Programming verifier. For each element function under test, write an entry point \`main\` that builds its inputs with the background functions (or minimal direct code), calls the function under test alone with small parameters, and prints its result. Do not call other element functions of the script. ${harnessContents(ctx)}` },
     { role: 'user', content: bg },
     { role: 'user', content: [{ text: 'The script:' }, { artifact: script, label: 'script' }] },
     { role: 'user', content: `Element functions under test: ${functions.join(', ')}` },
   ];
 }
 
+/**
+ * The test writer's own repair (paper: "undetermined" tests get a split-refine pass): the tests that
+ * failed inside the harness go back to it with their errors, and it rewrites just those entry points.
+ */
+export function unitRefinePrompt(ctx: TaskContext, script: ArtifactRef, failures: { function: string; main: string; errors: string }[]): LlmMessage[] {
+  return [
+    ...unitEntriesPrompt(ctx, script, failures.map((f) => f.function)),
+    {
+      role: 'user',
+      content: [
+        'These entry points failed inside the test harness (in the entry point or a background function, not in the function under test), so they tested nothing. Rewrite each of them so it runs and calls its function under test:',
+        ...failures.map((f) => `--- ${f.function}\nyour entry point:\n${f.main}\nits error:\n${f.errors}`),
+      ].join('\n\n'),
+    },
+  ];
+}
+
 export function programmingRepairPrompt(script: ArtifactRef, report: ProgrammingReport): LlmMessage[] {
   return [
-    { role: 'system', content: `You are the Programming verifier. Fix every problem found by the unit and integration tests at once. Rewrite only the functions that must change, each whole. ${STRUCTURE_RULES}` },
+    { role: 'system', content: `You are the Programming verifier. Fix every problem found by the unit and integration tests at once. Rewrite only the functions that must change, each whole. A unit test judged "undetermined" failed inside its test harness, not in the script: change nothing for it. ${STRUCTURE_RULES}` },
     { role: 'user', content: [{ text: 'The script:' }, { artifact: script, label: 'script' }] },
     { role: 'user', content: [{ text: 'Unit and integration test report:' }, { artifact: report.reportRef, label: 'report' }] },
   ];
@@ -101,20 +125,43 @@ export function qualitativePrompt(items: { case: string; content: string; truth:
   ];
 }
 
-export function scientificRepairPrompt(script: ArtifactRef, rubric: RubricOutcome, assertions: AssertionVerdict[]): LlmMessage[] {
+/**
+ * The truths stay hidden from the agent that edits the script: per failing case it sees the case's
+ * statement, the variant's main and what it printed, and the suspects — the element functions the
+ * failing variants call, ranked below those that passing variants also call. It may change suspects only.
+ */
+export function scientificRepairPrompt(script: ArtifactRef, rubric: RubricOutcome, assertions: AssertionVerdict[], localisation: CaseLocalisation[] = []): LlmMessage[] {
   const failedLeaves = rubric.failed.map((f) => `- rubric issue ${f.index}: ${f.issue} (grader's evidence: ${f.support})`);
-  // The truths stay hidden from the agent that edits the script: it learns which case failed and what its variant printed.
-  const failedCases = assertions.filter((a) => a.judge !== 'correct').map((a) => `- ${a.case} failed: ${a.content} — the variant printed ${JSON.stringify(a.observed ?? null)} (${a.judge})`);
+  const failedCases = assertions.filter((a) => a.judge !== 'correct').map((a) => {
+    const loc = localisation.find((l) => l.case === a.case);
+    const lines = [`- ${a.case} failed (${a.judge}): ${a.content}`];
+    if (a.observed !== undefined) lines.push(`  printed value: ${JSON.stringify(a.observed)}`);
+    if (loc) lines.push(`  the variant's main:\n${indent(loc.main)}`, `  its output (last lines):\n${indent(loc.output || '(nothing printed)')}`);
+    return lines.join('\n');
+  });
+  const suspects = rankSuspects(localisation);
+  const passedCount = localisation.filter((l) => l.passed).length;
+  const suspectText = suspects.length
+    ? [
+        `Suspects, most suspicious first (element functions the failing variants call; "cleared by" counts the ${passedCount} passing variants that also call it):`,
+        ...suspects.map((s, i) => `${i + 1}. ${s.function} — called by ${s.failing} failing, cleared by ${s.passing} passing`),
+        'Change only suspects (and the run_/main code that calls them); leave every other element function as it is.',
+      ].join('\n')
+    : '';
   return [
     { role: 'system', content: `You are the Scientific verifier. Fix every physics problem found, at once. Rewrite only the functions that must change, each whole. ${STRUCTURE_RULES}` },
     { role: 'user', content: [{ text: 'The script:' }, { artifact: script, label: 'script' }] },
-    { role: 'user', content: ['Failed rubric issues:', ...failedLeaves, 'Failed physical assertions:', ...failedCases].join('\n') },
+    { role: 'user', content: ['Failed rubric issues:', ...failedLeaves, 'Failed physical assertions:', ...failedCases, suspectText].filter((x) => x !== '').join('\n') },
   ];
+}
+
+function indent(text: string): string {
+  return text.replace(/\s+$/, '').split('\n').map((l) => `    ${l}`).join('\n');
 }
 
 export function convergencePrompt(script: ArtifactRef, c: { id: string; content: string; parameter: string; criteria: string }): LlmMessage[] {
   return [
-    { role: 'system', content: 'You are the Scientific verifier running a convergence test. Write a replacement `main` that reads the knob from the environment variable PHYSVEC_PARAM, runs the calculation and prints the monitored value as `PHYSVEC_RESULT <number>`; propose the schedule of knob values.' },
+    { role: 'system', content: 'You are the Scientific verifier running a convergence test. Write a replacement `main` that reads the knob from the environment variable PHYSVEC_PARAM, runs the calculation and prints the monitored value as `PHYSVEC_RESULT <number>`; propose the schedule of knob values, and name (`monitor`) the `PHYSVEC_RESULT` line of the script\'s own main that prints the same quantity at the script\'s own setting, so the two can be compared.' },
     { role: 'user', content: [{ text: 'The script:' }, { artifact: script, label: 'script' }] },
     { role: 'user', content: `${c.id}\nmonitor: ${c.content}\nknob: ${c.parameter}\ncriterion: ${c.criteria}` },
   ];
