@@ -1,5 +1,6 @@
 // Command-line flags named the way the user typed them: commander hands options over in camelCase,
-// and a zod issue on one of them must say `--stop-after-passes`, not `stopAfterPasses`.
+// and a zod issue on one of them must say `--stop-after-passes "x": expected a whole number`, not
+// `stopAfterPasses: Invalid input: expected number, received NaN`.
 import type { ZodError } from 'zod';
 import { BadInputError } from '../lib/errors.js';
 
@@ -8,13 +9,28 @@ export function flagName(option: string): string {
   return `--${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 }
 
-/** One line per issue, `<flag>: <message>`; `flagOf` renames fields that no single flag sets. */
-export function badFlags(error: ZodError, flagOf: Record<string, string> = {}): BadInputError {
+type Issue = ZodError['issues'][number];
+
+/** What the flag wants, in words a person can act on. */
+function wanted(i: Issue): string {
+  const x = i as Issue & { expected?: string; minimum?: number | bigint; inclusive?: boolean; values?: unknown[]; format?: string; origin?: string };
+  if (i.code === 'invalid_type' && x.expected === 'number') return 'expected a number';
+  if (i.code === 'invalid_type' && x.expected === 'int') return 'expected a whole number';
+  if (i.code === 'too_small' && x.origin === 'number') return `expected a number ${x.inclusive ? '≥' : '>'} ${x.minimum}`;
+  if (i.code === 'invalid_format' || (i.code === 'invalid_type' && /int/.test(i.message))) return 'expected a whole number';
+  if (i.code === 'invalid_value' && x.values) return `expected one of ${x.values.join(', ')}`;
+  return i.message;
+}
+
+/** One line per issue, `<flag> "<value given>": <what it expects>`; `flagOf` renames fields that no single flag sets. */
+export function badFlags(error: ZodError, flagOf: Record<string, string> = {}, given: Record<string, unknown> = {}): BadInputError {
   return new BadInputError(
     error.issues
       .map((i) => {
         const field = String(i.path[0] ?? '');
-        return `${flagOf[field] ?? flagName(field)}: ${i.message}`;
+        const value = given[field];
+        const shown = value === undefined || typeof value === 'boolean' ? '' : ` "${Array.isArray(value) ? value[i.path[1] as number] ?? value.join(',') : String(value)}"`;
+        return `${flagOf[field] ?? flagName(field)}${shown}: ${wanted(i)}`;
       })
       .join('\n'),
   );

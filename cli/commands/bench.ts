@@ -83,7 +83,7 @@ export function register(program: Command): void {
     .option('--json', 'print one JSON document')
     .action(async (raw: Record<string, unknown>) => {
       const parsed = RunFlags.safeParse(raw);
-      if (!parsed.success) throw badFlags(parsed.error);
+      if (!parsed.success) throw badFlags(parsed.error, {}, raw);
       const opts = parsed.data;
       const specFlags = ['tasks', 'topics', 'root', 'limit', 'models', 'frameworks', 'trials', 'concurrency', 'stopAfterPasses', 'passCriterion', 'childrenPerRun', 'label', 'id'] as const;
       let spec;

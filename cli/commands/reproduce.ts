@@ -1,14 +1,18 @@
-// physvec reproduce <task.json> — start a reproduction workflow, show live progress, print its id,
-// the UI link and where the evidence report is. A task with a `smoke.script` runs the platform's
-// smoke reproduction instead (its only stage runs that script in the sandbox).
+// physvec reproduce <task.json> — check everything that can be checked, start a reproduction
+// workflow, show live progress, print its id, the UI link and where the evidence report is. When no
+// worker polls the queues the workers run in this process (and it says so); `--workers external`
+// waits for workers started elsewhere. A task with a `smoke.script` runs the platform's smoke
+// reproduction instead (its only stage runs that script in the sandbox).
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { z } from 'zod';
+import type { Client } from '@temporalio/client';
 import { connectClient, uiUrl } from '../../lib/temporal/connection.js';
 import { startSmoke } from '../runs/smoke-run.js';
 import { followSmoke } from '../runs/follow.js';
-import { startReproduction } from '../runs/reproduction-run.js';
+import { prepareReproduction, startPrepared } from '../runs/reproduction-run.js';
 import { followReproduction, printResult } from '../runs/follow-reproduction.js';
+import { sayWhenNobodyPolls, withWorkersIfNeeded } from '../runs/workers-on-demand.js';
 import { line, printJson, EXIT } from '../output.js';
 import { badFlags } from '../flags.js';
 
@@ -20,15 +24,29 @@ const Flags = z.object({
   budgetUsd: z.coerce.number().positive().optional(),
   budgetTokens: z.coerce.number().int().positive().optional(),
   pauseAfter: z.array(z.enum(['author', 'programming', 'scientific', 'convergence'])).default([]),
+  workers: z.enum(['auto', 'in-process', 'external']).default('auto'),
   wait: z.boolean().default(true),
   json: z.boolean().optional(),
 });
+type Flags = z.infer<typeof Flags>;
 
 async function isSmokeTask(file: string): Promise<boolean> {
   try {
     return 'smoke' in JSON.parse((await readFile(file, 'utf8')).replace(/^\uFEFF/, ''));
   } catch {
     return false;
+  }
+}
+
+/** Runs `follow` with workers for it: in this process when none polls (auto), or waiting for external ones. */
+async function withWorkers<T>(client: Client, namespace: string, opts: Flags, follow: () => Promise<T>): Promise<T> {
+  const say = (s: string) => (opts.json ? process.stderr.write(`physvec: ${s}\n`) : line(`note: ${s}`));
+  if (opts.workers !== 'external') return withWorkersIfNeeded(client, namespace, opts.workers, follow, say);
+  const stop = sayWhenNobodyPolls(client, namespace, say);
+  try {
+    return await follow();
+  } finally {
+    stop();
   }
 }
 
@@ -43,31 +61,35 @@ export function register(program: Command): void {
     .option('--budget-usd <n>', 'stop cleanly (budget_exhausted) before spending more than this')
     .option('--budget-tokens <n>', 'stop cleanly (budget_exhausted) before using more tokens than this')
     .option('--pause-after <stage>', 'pause after a stage and wait for a resume signal (repeatable)', (v: string, acc: string[]) => [...acc, v], [])
-    .option('--no-wait', 'start the workflow and return at once')
+    .option('--workers <mode>', 'auto (run the workers here when none polls the queues), in-process, external (wait for `physvec worker` elsewhere)', 'auto')
+    .option('--no-wait', 'start the workflow and return at once (needs a worker elsewhere: `physvec worker`)')
     .option('--json', 'print one JSON document')
     .action(async (taskFile: string, raw: Record<string, unknown>) => {
       const parsed = Flags.safeParse(raw);
-      if (!parsed.success) throw badFlags(parsed.error);
+      if (!parsed.success) throw badFlags(parsed.error, {}, raw);
       const opts = parsed.data;
-      const { client, connection } = await connectClient();
+      const smoke = await isSmokeTask(taskFile);
+      // Checked before any connection: bad input never needs a server, and never starts a workflow.
+      const prepared = smoke ? undefined : await prepareReproduction(taskFile, opts);
+      const { client, connection, target } = await connectClient();
       try {
-        if (await isSmokeTask(taskFile)) {
+        if (!prepared) {
           const { handle, workflowId } = await startSmoke(client, taskFile);
           if (!opts.json) line(`workflow ${workflowId}\nUI: ${uiUrl(workflowId)}`);
           if (!opts.wait) return opts.json ? printJson({ workflowId, ui: uiUrl(workflowId) }) : undefined;
-          const result = await followSmoke(handle, { quiet: !!opts.json });
+          const result = await withWorkers(client, target.namespace, opts, () => followSmoke(handle, { quiet: !!opts.json }));
           if (opts.json) printJson({ workflowId, ui: uiUrl(workflowId), result });
           if (result.status !== 'passed') process.exitCode = EXIT.failed;
           return;
         }
-        const started = await startReproduction(client, taskFile, { ...opts, roleModel: opts.roleModel });
+        const started = await startPrepared(client, prepared);
         if (!opts.json) {
           for (const n of started.notes) line(`note: ${n}`);
           line(`workflow ${started.workflowId}`);
           line(`UI: ${uiUrl(started.workflowId)}`);
         }
         if (!opts.wait) return opts.json ? printJson({ workflowId: started.workflowId, ui: uiUrl(started.workflowId), notes: started.notes }) : undefined;
-        const result = await followReproduction(started.handle, { quiet: !!opts.json });
+        const result = await withWorkers(client, target.namespace, opts, () => followReproduction(started.handle, { quiet: !!opts.json }));
         if (opts.json) printJson({ ...result, ui: uiUrl(started.workflowId), notes: started.notes });
         else printResult(result);
         if (result.status !== 'passed') process.exitCode = EXIT.failed;

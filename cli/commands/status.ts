@@ -1,34 +1,55 @@
-// physvec status <workflow-id> — where a run is: status, stage, iteration, and its progress query.
+// physvec status <workflow-id> — where a run is: status, stage, iteration, verdict and progress.
+// Answers within a few seconds even when no worker runs: a closed workflow's outcome is read from
+// its history (no query, no worker needed); a running one is queried only when a worker polls its
+// task queue, and then with a real gRPC deadline.
 import type { Command } from 'commander';
+import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { connectClient, uiUrl } from '../../lib/temporal/connection.js';
 import { SA } from '../../temporal-config/search-attributes.js';
+import { hasLivePoller } from '../runs/workers-on-demand.js';
+import { workflowFailureCause } from '../failure.js';
 import { line, printJson } from '../output.js';
+
+/** How long a running workflow's progress query may take before status answers without it. */
+export const QUERY_DEADLINE_MS = 3000;
+
+type Progress = Record<string, unknown> | { unavailable: string };
+
+/** A closed workflow's result, or what its failure comes down to. */
+async function closedOutcome(handle: WorkflowHandle): Promise<unknown> {
+  try {
+    return await handle.result();
+  } catch (err) {
+    if (err instanceof WorkflowFailedError) return { failed: workflowFailureCause(err) };
+    throw err;
+  }
+}
+
+async function liveProgress(client: Client, handle: WorkflowHandle, namespace: string, taskQueue: string): Promise<Progress> {
+  if (!(await hasLivePoller(client, namespace, taskQueue, 'workflow'))) {
+    return { unavailable: `no worker polls the task queue ${taskQueue}, so the live progress query cannot be answered; start one with \`physvec worker\` (stage and iteration above come from the search attributes)` };
+  }
+  try {
+    return await client.connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query<Record<string, unknown>>('progress'));
+  } catch (err) {
+    return { unavailable: `the progress query got no answer within ${QUERY_DEADLINE_MS / 1000} s (${(err as Error).message.split('\n')[0]}); the worker may be busy or restarting` };
+  }
+}
 
 export function register(program: Command): void {
   program
     .command('status <workflowId>')
-    .description('status, stage, iteration and live progress of a workflow')
+    .description('status, stage, iteration, verdict and progress of a workflow (answers without a worker)')
     .option('--json', 'print one JSON document')
     .action(async (workflowId: string, opts: { json?: boolean }) => {
-      const { client, connection } = await connectClient();
+      const { client, connection, target } = await connectClient();
       try {
         const handle = client.workflow.getHandle(workflowId);
         const d = await handle.describe();
         const sa = d.typedSearchAttributes;
-        let progress: unknown = null;
-        let result: unknown = null;
-        if (d.status.name !== 'RUNNING') {
-          // A closed run's outcome is in its history; no worker is needed to read it.
-          result = await handle.result().catch((err: Error) => ({ failed: err.message }));
-        }
-        try {
-          progress = await Promise.race([
-            handle.query('progress'),
-            new Promise((_, reject) => setTimeout(() => reject(new Error('no worker answered the query within 5 s (start one with `physvec worker`)')), 5000)),
-          ]);
-        } catch (err) {
-          progress = { unavailable: (err as Error).message };
-        }
+        const running = d.status.name === 'RUNNING';
+        const result = running ? null : await closedOutcome(handle);
+        const progress = running ? await liveProgress(client, handle, target.namespace, d.taskQueue) : null;
         const summary = {
           workflowId,
           type: d.type,
@@ -36,7 +57,7 @@ export function register(program: Command): void {
           taskId: sa.get(SA.TaskId),
           stage: sa.get(SA.Stage),
           iteration: sa.get(SA.Iteration),
-          runStatus: sa.get(SA.Verdict),
+          verdict: sa.get(SA.Verdict),
           model: sa.get(SA.Model),
           startTime: d.startTime,
           closeTime: d.closeTime,
@@ -45,12 +66,14 @@ export function register(program: Command): void {
           result,
         };
         if (opts.json) return printJson(summary);
-        line(`${workflowId} (${d.type}): ${d.status.name}; stage ${summary.stage ?? '-'} iteration ${summary.iteration ?? '-'} status ${summary.runStatus ?? '-'}`);
+        line(`${workflowId} (${d.type}): ${d.status.name}; stage ${summary.stage ?? '-'} iteration ${summary.iteration ?? '-'} verdict ${summary.verdict ?? '-'}`);
         line(`UI: ${summary.ui}`);
+        const failed = (result as { failed?: { message: string; activity?: string; type?: string } } | null)?.failed;
+        if (failed) line(`failed${failed.activity ? ` in activity ${failed.activity}` : ''}: ${failed.message}${failed.type ? ` [${failed.type}]` : ''}`);
         const tokens = (progress as { tokens?: unknown } | null)?.tokens ?? (result as { tokens?: unknown } | null)?.tokens;
         if (tokens) line(`tokens: ${JSON.stringify(tokens)}`);
-        line(`progress: ${JSON.stringify(progress, null, 2)}`);
-        if (result) line(`result: ${JSON.stringify(result, null, 2)}`);
+        if (progress) line(`progress: ${'unavailable' in progress ? progress.unavailable : JSON.stringify(progress, null, 2)}`);
+        if (result && !failed) line(`result: ${JSON.stringify(result, null, 2)}`);
       } finally {
         await connection.close();
       }

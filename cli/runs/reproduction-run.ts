@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
-import { applyCliOverrides, loadConfig, modelsForRoles, type CliOverrides } from '../../lib/config.js';
+import { applyCliOverrides, configPath, loadConfig, modelsForRoles, type CliOverrides } from '../../lib/config.js';
 import { checkCredentials, describeMissingCredentials } from '../../activities/llm/credentials.js';
 import { inspectTaskFile } from '../../lib/tasks/load-task.js';
 import { BadInputError } from '../../lib/errors.js';
@@ -14,8 +14,9 @@ import { TASK_QUEUES } from '../../temporal-config/queues.js';
 import { SA } from '../../temporal-config/search-attributes.js';
 import type { reproduction } from '../../workflows/reproduction/index.js';
 import type { ReproductionInput } from '../../schemas/pipeline.js';
+import { PIPELINE_ROLES, checkDatasetRoot, checkRoleNames, checkScriptedModels, checkToolchain } from './preflight.js';
 
-export const PIPELINE_ROLES = ['author', 'coder', 'unit-test-writer', 'repairer', 'rubric-grader', 'rubric-consistency', 'assertion-writer', 'assertion-judge', 'convergence-writer'];
+export { PIPELINE_ROLES } from './preflight.js';
 
 export interface ReproduceOptions extends CliOverrides {
   dataset?: string;
@@ -25,25 +26,43 @@ export interface ReproduceOptions extends CliOverrides {
   workflowId?: string;
 }
 
-export async function startReproduction(client: Client, taskFile: string, opts: ReproduceOptions = {}) {
+export type PreparedReproduction = Awaited<ReturnType<typeof prepareReproduction>>;
+
+/** Everything checked and resolved before anything starts: a BadInputError (exit 2) for any bad input. */
+export async function prepareReproduction(taskFile: string, opts: ReproduceOptions = {}) {
   const file = path.resolve(taskFile);
+  checkDatasetRoot(opts.dataset);
   const inspected = await inspectTaskFile(file, opts.dataset ? { datasetRoot: opts.dataset } : {});
   const errors = inspected.problems.filter((p) => p.severity === 'error');
   if (!inspected.task || errors.length) throw new BadInputError(errors.map((p) => `${p.file}: ${p.field ?? '(root)'}: ${p.message}`).join('\n') || `${file}: not a task file`, file);
   const taskId = inspected.task.id;
-  let config = applyCliOverrides(loadConfig(), opts);
+  const loaded = loadConfig();
+  checkRoleNames(loaded, opts.roleModel);
+  let config = applyCliOverrides(loaded, opts);
   const notes: string[] = [];
   let missing = checkCredentials(modelsForRoles(config, PIPELINE_ROLES), config);
+  let fallback = false;
   if (missing.length && !opts.model && !opts.roleModel?.length) {
     const cassette = path.join(repoRoot, config.llm.cassettesDir, `${taskId}.json`);
     if (existsSync(cassette)) {
       config = applyCliOverrides(config, { model: `scripted:${taskId}` });
       notes.push(`no API key is set (${missing.map((m) => m.envVar).join(', ')}): using the scripted model scripted:${taskId} (recorded answers; execution and verification are real)`);
       missing = [];
+      fallback = true;
     }
   }
-  if (missing.length) throw new BadInputError(`missing API keys for the models this run would use:\n${describeMissingCredentials(missing)}\nor pass --model scripted:<cassette> to replay recorded answers`);
+  if (missing.length) throw new BadInputError(`missing API key: ${describeMissingCredentials(missing).split('\n').join('; ')}; or pass --model scripted:<cassette> to replay recorded answers`);
+  checkScriptedModels(config, 'physvec', (role) => {
+    const flag = opts.roleModel?.find((f) => f.startsWith(`${role}=`));
+    if (role && flag) return `--role-model ${role}=…`;
+    if (fallback) return 'the task\'s scripted model';
+    if (opts.model) return '--model';
+    return role && loaded.llm.roles[role] ? `${configPath()}: llm.roles.${role}` : `${configPath()}: llm.defaultModel`;
+  });
   const topic = inspected.task.topic;
+  const raw = inspected.task.task as { User_requests?: string; toolchain?: string };
+  const toolchain = await checkToolchain({ id: taskId, topic, request: String(raw.User_requests ?? ''), toolchain: raw.toolchain }, opts.toolchain);
+  if (toolchain.substitutionNote) notes.push(toolchain.substitutionNote);
   const input: ReproductionInput = {
     taskFile: file,
     datasetRoot: opts.dataset,
@@ -54,6 +73,12 @@ export async function startReproduction(client: Client, taskFile: string, opts: 
     pauseAfter: opts.pauseAfter ?? [],
   };
   const workflowId = opts.workflowId ?? `repro-${taskId}-${randomUUID().slice(0, 8)}`;
+  return { input, workflowId, taskId, topic, notes, defaultModel: config.llm.defaultModel, profile: toolchain.profile };
+}
+
+/** Start a checked reproduction on the orchestration queue. */
+export async function startPrepared(client: Client, p: PreparedReproduction) {
+  const { input, workflowId, taskId, topic, notes } = p;
   const handle = await client.workflow.start<typeof reproduction>('reproduction', {
     workflowId,
     taskQueue: TASK_QUEUES.orchestration,
@@ -62,10 +87,14 @@ export async function startReproduction(client: Client, taskFile: string, opts: 
       { key: SA.TaskId, value: taskId },
       { key: SA.Topic, value: topic },
       { key: SA.Framework, value: 'physvec' },
-      { key: SA.Model, value: config.llm.defaultModel },
+      { key: SA.Model, value: p.defaultModel },
       { key: SA.Stage, value: 'queued' },
       { key: SA.Verdict, value: 'running' },
     ],
   });
   return { handle, workflowId, taskId, notes, models: input.models };
+}
+
+export async function startReproduction(client: Client, taskFile: string, opts: ReproduceOptions = {}) {
+  return startPrepared(client, await prepareReproduction(taskFile, opts));
 }

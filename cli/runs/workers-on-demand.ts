@@ -13,7 +13,7 @@ const TASK_QUEUE_TYPE = { workflow: 1, activity: 2 } as const;
 
 export type WorkerMode = 'auto' | 'in-process' | 'external';
 
-async function hasLivePoller(client: Client, namespace: string, queue: string, type: keyof typeof TASK_QUEUE_TYPE): Promise<boolean> {
+export async function hasLivePoller(client: Client, namespace: string, queue: string, type: keyof typeof TASK_QUEUE_TYPE): Promise<boolean> {
   const res = await client.workflowService.describeTaskQueue({ namespace, taskQueue: { name: queue }, taskQueueType: TASK_QUEUE_TYPE[type] });
   const now = Date.now();
   return (res.pollers ?? []).some((p) => {
@@ -34,6 +34,27 @@ export async function queuesToServe(client: Client, namespace: string): Promise<
   if (orchestration) return 'orchestration';
   if (!sim) return 'simulation';
   return undefined;
+}
+
+/**
+ * `--workers external`: the work waits for workers started elsewhere. After `afterMs`, say once which
+ * queues nobody polls (and how to start a worker) — the run keeps waiting, as Temporal does.
+ */
+export function sayWhenNobodyPolls(client: Client, namespace: string, log: (line: string) => void, afterMs = 5000): () => void {
+  let stopped = false;
+  const timer = setTimeout(() => {
+    void queuesToServe(client, namespace)
+      .then((missing) => {
+        if (stopped || !missing) return;
+        const which = missing === 'all' ? `${TASK_QUEUES.orchestration} and ${TASK_QUEUES.simulation}` : TASK_QUEUES[missing];
+        log(`no worker is polling ${which} after ${afterMs / 1000} s: the run waits until one does — start \`physvec worker --queue ${missing}\` (same TEMPORAL_ADDRESS and provider API keys), or rerun without --workers external`);
+      })
+      .catch(() => { /* the server went away: the main call reports it */ });
+  }, afterMs);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
 }
 
 function runAll<T>(workers: Worker[], fn: () => Promise<T>): Promise<T> {
