@@ -107,6 +107,14 @@ export function describeCliFailure(err: unknown): CliFailure {
     const address = temporalTarget().address;
     if (code === GRPC.UNAVAILABLE) return unreachable(address, details);
     if (code === GRPC.NOT_FOUND) return { exitCode: EXIT.badInput, kind: 'not-found', message: `${details} (server ${address}): check the id with \`physvec runs\` or \`physvec schedule list\`` };
+    const sa = /no mapping defined for search attribute (\w+)/i.exec(details);
+    if (sa) {
+      return {
+        exitCode: EXIT.badInput,
+        kind: 'bad-input',
+        message: `the Temporal server at ${address} does not know the search attribute ${sa[1]}: restart the dev server (\`physvec server stop && physvec server start\` registers it), or on a cluster run \`temporal operator search-attribute create --name ${sa[1]} --type Keyword\``,
+      };
+    }
     if (code === GRPC.INVALID_ARGUMENT) return { exitCode: EXIT.badInput, kind: 'bad-input', message: `the Temporal server refused the request: ${details}; fix the value it names` };
     if (code === GRPC.UNAUTHENTICATED || code === GRPC.PERMISSION_DENIED) {
       return { exitCode: EXIT.badInput, kind: 'bad-input', message: `the Temporal server at ${address} refused the credentials: ${details}; check TEMPORAL_API_KEY / TEMPORAL_TLS_* and TEMPORAL_NAMESPACE` };

@@ -8,6 +8,7 @@ export const commandModules: Array<() => Promise<{ register: Register }>> = [
   () => import('./demo.js'),
   () => import('./reproduce.js'),
   () => import('./status.js'),
+  () => import('./runs.js'),
   () => import('./tasks.js'),
   () => import('./report.js'),
   () => import('./cassette.js'),
