@@ -81,10 +81,16 @@ export const SandboxRequest = z
     files: z.array(SandboxFile).min(1).max(500),
     args: z.array(z.string().max(4096).refine((a) => !a.includes('\0'), 'contains a NUL byte')).max(64).default([]),
     timeoutMs: z.number().int().min(100).max(24 * 3600_000).default(300_000),
-    /** Caps the data (heap + private writable mappings) of each process, not virtual address space: see runners/sandbox/limits.ts. */
+    /**
+     * The run's memory as a whole — all its processes, shared, tmpfs and file-backed pages included — where
+     * the host has a memory cgroup (past it the run is killed, `killedReason: 'memory'`); each process's data
+     * (heap + private writable mappings) is capped at the same figure as a second line: see runners/sandbox/limits.ts.
+     */
     memoryMb: z.number().int().min(64).max(1024 * 1024).default(3072),
+    /** Disk the run's work dir may take as a whole (past it the run is killed, `killedReason: 'disk'`); no single file may exceed it either. */
+    diskMb: z.number().int().min(16).max(1024 * 1024).default(4096),
     cpuSeconds: z.number().int().min(1).optional(),
-    /** Processes and threads of the run's user together. */
+    /** Processes and threads of the run together (its cgroup, and its uid as a second line). */
     maxProcesses: z.number().int().min(4).max(65536).default(256),
     /** Kept per stream (head and tail halves); the rest is counted, not stored. */
     maxOutputBytes: z.number().int().min(1024).max(256 * 1024 * 1024).default(2 * 1024 * 1024),
@@ -119,6 +125,14 @@ export const Protection = z.enum([
   'pid-namespace',
   'unprivileged-user',
   'resource-limits',
+  /** One memory limit for all of the run's processes (a cgroup), shared memory included. */
+  'run-memory-limit',
+  /** One process limit for the whole run (a cgroup), whatever uid its processes have. */
+  'run-process-limit',
+  /** The work dir's total size is watched and the run killed past its cap. */
+  'disk-limit',
+  /** unshare/clone with CLONE_NEWUSER and setns fail inside the sandbox (a seccomp filter). */
+  'no-user-namespaces',
 ]);
 export type Protection = z.infer<typeof Protection>;
 
@@ -126,6 +140,8 @@ export const IsolationReport = z.object({
   /** bwrap: namespaces + read-only root; processes-only: no namespaces; none: isolation switched off. */
   mode: z.enum(['bwrap', 'processes-only', 'none']),
   missing: z.array(Protection),
+  /** The protections this run had (every Protection not in `missing`). */
+  inForce: z.array(Protection),
   note: z.string(),
   /** The uid the script ran as (null: the worker's own). */
   uid: z.number().int().nullable(),
@@ -146,11 +162,12 @@ export type ProducedFile = z.infer<typeof ProducedFile>;
 export const SkippedFile = z.object({
   path: z.string(),
   bytes: z.number().int().nonnegative(),
-  reason: z.enum(['too-large', 'too-many', 'not-a-regular-file', 'linked']),
+  reason: z.enum(['too-large', 'too-many', 'not-a-regular-file', 'linked', 'unreadable']),
 });
 export type SkippedFile = z.infer<typeof SkippedFile>;
 
-export const KilledReason = z.enum(['timeout', 'cancelled', 'output-limit']).nullable();
+/** Why the sandbox killed the run: memory and disk are the run-wide limits (see `usage` for the peaks). */
+export const KilledReason = z.enum(['timeout', 'cancelled', 'output-limit', 'memory', 'disk']).nullable();
 export type KilledReason = z.infer<typeof KilledReason>;
 
 export const SandboxResult = z.object({
@@ -181,6 +198,12 @@ export const SandboxResult = z.object({
     memoryMb: z.number(),
     cpuSeconds: z.number().nullable(),
     maxProcesses: z.number(),
+    diskMb: z.number(),
+  }),
+  /** What the run used at its peak; null where the host cannot measure it (no memory cgroup, no du). */
+  usage: z.object({
+    memoryPeakBytes: z.number().nullable(),
+    diskPeakBytes: z.number().nullable(),
   }),
   /** Present only when PHYSVEC_KEEP_SANDBOX=1 kept the work directory. */
   workDir: z.string().optional(),

@@ -51,8 +51,10 @@ export async function collectProducedFiles(
   for (const { rel, abs } of found) {
     if (opts.inputs.has(rel)) continue;
     if (opts.globs && !matchesAny(rel, opts.globs)) continue;
-    const st = await lstat(abs);
-    if (!st.isFile()) skip({ path: rel, bytes: 0, reason: 'not-a-regular-file' });
+    // A path past PATH_MAX (a deep tree) or a file removed meanwhile is listed, not fatal.
+    const st = await lstat(abs).catch(() => null);
+    if (!st) skip({ path: rel.slice(0, 1024), bytes: 0, reason: 'unreadable' });
+    else if (!st.isFile()) skip({ path: rel, bytes: 0, reason: 'not-a-regular-file' });
     else if (st.nlink > 1) skip({ path: rel, bytes: st.size, reason: 'linked' });
     else if (st.size > MAX_COLLECTED_FILE_BYTES) skip({ path: rel, bytes: st.size, reason: 'too-large' });
     else if (files.length >= MAX_COLLECTED_FILES) skip({ path: rel, bytes: st.size, reason: 'too-many' });

@@ -1,4 +1,6 @@
-// Resource caps, applied with prlimit and inherited by every process of the run.
+// Per-process resource caps, applied with prlimit and inherited by every process of the run. They
+// are the second line of defence: the run as a whole is limited by its cgroup (memory, processes,
+// see cgroup.ts) and the disk watchdog (watchdog.ts).
 //
 // Memory is capped with RLIMIT_DATA (heap and private writable mappings, Linux >= 4.7), not
 // RLIMIT_AS: address space also counts shared libraries and reserved-but-untouched regions, and
@@ -9,20 +11,21 @@
 import type { SandboxRequest } from '../../schemas/sandbox.js';
 
 const MiB = 1024 * 1024;
-/** No single file written by a script may exceed this (SIGXFSZ); keeps a runaway writer off the disk. */
+/** No single file written by a script may exceed this or the run's disk cap (SIGXFSZ). */
 export const MAX_FILE_BYTES = 4096 * MiB;
 /** Seconds between RLIMIT_CPU's soft (SIGXCPU, catchable) and hard (SIGKILL) limits. */
 const CPU_GRACE_S = 5;
 
-export type Limits = Pick<SandboxRequest, 'memoryMb' | 'cpuSeconds' | 'maxProcesses'>;
+export type Limits = Pick<SandboxRequest, 'memoryMb' | 'cpuSeconds' | 'maxProcesses' | 'diskMb'>;
 
 export function prlimitArgs(prlimit: string, limits: Limits): string[] {
   const data = limits.memoryMb * MiB;
+  const fsize = Math.min(MAX_FILE_BYTES, limits.diskMb * MiB);
   const args = [
     prlimit,
     `--data=${data}:${data}`,
     `--nproc=${limits.maxProcesses}:${limits.maxProcesses}`,
-    `--fsize=${MAX_FILE_BYTES}:${MAX_FILE_BYTES}`,
+    `--fsize=${fsize}:${fsize}`,
     '--core=0:0',
   ];
   if (limits.cpuSeconds !== undefined) args.push(`--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + CPU_GRACE_S}`);
@@ -30,7 +33,10 @@ export function prlimitArgs(prlimit: string, limits: Limits): string[] {
   return args;
 }
 
-/** Size of the in-memory /tmp and /dev/shm (tmpfs pages are not charged to RLIMIT_DATA, so they get their own cap). */
+/**
+ * Size of the in-memory /tmp and /dev/shm: tmpfs pages are not charged to RLIMIT_DATA, so they get
+ * their own cap; they are charged to the run's memory cgroup, which covers them as a whole.
+ */
 export function tmpfsBytes(limits: Limits): number {
   return Math.min(1024, Math.max(64, Math.floor(limits.memoryMb / 2))) * MiB;
 }

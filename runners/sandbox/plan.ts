@@ -1,6 +1,7 @@
 // From what the host offers to what this run gets: which wrappers to use, and the honest list of
 // protections that are missing, with one sentence a reader of the report can act on.
-import type { IsolationReport, Protection } from '../../schemas/sandbox.js';
+import { Protection, type IsolationReport } from '../../schemas/sandbox.js';
+import type { CgroupHost } from './cgroup.js';
 import type { IsolationProbe } from './probe.js';
 
 export type IsolationMode = 'auto' | 'none';
@@ -14,6 +15,12 @@ export interface IsolationPlan {
   dropPrivileges: boolean;
   root: boolean;
   bwrapSupportsSize: boolean;
+  /** Where run cgroups (memory + pids for the whole run) are made; null: per-process caps only. */
+  cgroup: CgroupHost | null;
+  /** Load the no-user-namespace seccomp filter into bwrap. */
+  seccomp: boolean;
+  /** du for the disk watchdog; null: only the per-file size cap applies. */
+  du: string | null;
   missing: Protection[];
   /** Why each protection is missing, one clause each. */
   reasons: string[];
@@ -31,7 +38,8 @@ export function planIsolation(probe: IsolationProbe, mode: IsolationMode): Isola
   if (mode === 'none') {
     return {
       mode: 'none', bwrap: null, setpriv: null, prlimit: null, dropPrivileges: false, root: probe.root, bwrapSupportsSize: false,
-      missing: [...NAMESPACE_PROTECTIONS, 'unprivileged-user', 'resource-limits'],
+      cgroup: null, seccomp: false, du: null,
+      missing: [...Protection.options],
       reasons: ['isolation was switched off'],
       note: "Isolation was switched off (isolation: 'none' or PHYSVEC_SANDBOX_ISOLATION=none): the script ran as the worker user with network, the whole filesystem and no resource limits; only the wall-clock timeout and the environment allow-list applied.",
     };
@@ -54,6 +62,20 @@ export function planIsolation(probe: IsolationProbe, mode: IsolationMode): Isola
     missing.push('resource-limits');
     reasons.push('prlimit is missing, so memory, CPU, file-size and process caps were not set');
   }
+  const cgroup = probe.cgroup.ok ? probe.cgroup.host : null;
+  if (!probe.cgroup.ok) {
+    missing.push('run-memory-limit', 'run-process-limit');
+    reasons.push(`${probe.cgroup.error}, so memory and processes were capped per process only (shared memory not at all)`);
+  }
+  if (!probe.du) {
+    missing.push('disk-limit');
+    reasons.push('du is missing, so the run\'s disk use was not watched (only each file\'s size was capped)');
+  }
+  const seccomp = bwrap !== null && probe.seccomp.works;
+  if (!seccomp) {
+    missing.push('no-user-namespaces');
+    reasons.push(`${bwrap ? probe.seccomp.error : 'without bwrap there is no seccomp filter'}, so the script could create user namespaces`);
+  }
   return {
     mode: bwrap ? 'bwrap' : 'processes-only',
     bwrap,
@@ -62,6 +84,9 @@ export function planIsolation(probe: IsolationProbe, mode: IsolationMode): Isola
     dropPrivileges,
     root: probe.root,
     bwrapSupportsSize: probe.bwrap.supportsSize,
+    cgroup,
+    seccomp,
+    du: probe.du,
     missing,
     reasons,
     note: noteFor(missing, reasons, bwrap !== null, dropPrivileges),
@@ -75,10 +100,22 @@ export function withoutPrivilegeDrop(plan: IsolationPlan, why: string): Isolatio
   return { ...plan, dropPrivileges: false, setpriv: null, missing, reasons, note: noteFor(missing, reasons, plan.bwrap !== null, false) };
 }
 
+/** The run cgroup could not be made after all (the probe's trial passed, this run's did not). */
+export function withoutRunCgroup(plan: IsolationPlan, why: string): IsolationPlan {
+  const missing: Protection[] = [...new Set<Protection>([...plan.missing, 'run-memory-limit', 'run-process-limit'])];
+  const reasons = [...plan.reasons, `this run's cgroup could not be made (${why}), so memory and processes were capped per process only`];
+  return { ...plan, cgroup: null, missing, reasons, note: noteFor(missing, reasons, plan.bwrap !== null, plan.dropPrivileges) };
+}
+
 function noteFor(missing: Protection[], reasons: string[], bwrap: boolean, ownUid: boolean): string {
   if (missing.length === 0) {
-    return 'Full isolation: bubblewrap (no network, read-only root, private /tmp, own PID namespace), a run-specific unprivileged uid, prlimit caps, wall-clock kill of the whole process tree.';
+    return 'Full isolation: bubblewrap (no network, read-only root, private /tmp, own PID namespace, no user namespaces), a run-specific unprivileged uid, a cgroup capping memory and processes of the whole run, a disk cap on the work dir, prlimit caps per process, wall-clock kill of the whole process tree.';
   }
   const escape = !bwrap && !ownUid ? ' Processes that detach themselves (double fork) can outlive the run.' : '';
   return `Partial isolation: ${reasons.join('; ')}.${escape}`;
+}
+
+/** Every protection not missing, in the schema's order: what the result reports as in force. */
+export function protectionsInForce(missing: readonly Protection[]): Protection[] {
+  return Protection.options.filter((p) => !missing.includes(p));
 }

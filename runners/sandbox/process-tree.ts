@@ -1,7 +1,9 @@
-// Finding and killing everything a run started. With a run-specific uid this is exact (every
-// process of that uid is the run's); without one we follow parent links, which misses processes
-// that daemonised before we looked — the isolation report says so.
+// Finding and killing everything a run started. With a run cgroup this is exact (everything the
+// run forked is in it, daemons too); so is a run-specific uid (locked for this run, see uid.ts, so
+// every process of that uid is the run's); without either we follow parent links, which misses
+// processes that daemonised before we looked — the isolation report says so.
 import { readdirSync, readFileSync } from 'node:fs';
+import type { RunCgroup } from './cgroup.js';
 
 export interface ProcInfo {
   pid: number;
@@ -62,8 +64,9 @@ function killQuietly(pid: number): void {
   }
 }
 
-/** SIGKILL the process group led by `pid`, its known descendants and (when given) every process of `uid`, until none is left. */
-export async function killRun(pid: number, uid: number | null): Promise<void> {
+/** SIGKILL the run's cgroup, the process group led by `pid`, its known descendants and (when given) every process of the run's `uid`, until none is left. */
+export async function killRun(pid: number, uid: number | null, cgroup: RunCgroup | null = null): Promise<void> {
+  if (cgroup) await cgroup.killAll();
   const descendants = descendantsOf(pid);
   try {
     process.kill(-pid, 'SIGKILL');

@@ -1,7 +1,9 @@
-// Run one untrusted script: prlimit (caps) → bwrap (namespaces, read-only root) → setpriv (a
-// run-specific unprivileged uid) → the interpreter. Whatever the host lacks is run without and
-// reported in `result.isolation`; the wall-clock timeout, the environment allow-list and bounded
-// output capture always apply.
+// Run one untrusted script: join the run's cgroup (memory and processes of the whole run) →
+// prlimit (per-process caps) → bwrap (namespaces, read-only root, seccomp: no user namespaces) →
+// setpriv (a run-specific unprivileged uid, locked for the run) → the interpreter. A watchdog
+// kills the run on an OOM kill in its cgroup or past its disk cap. Whatever the host lacks is run
+// without and reported in `result.isolation`; the wall-clock timeout, the environment allow-list
+// and bounded output capture always apply. Cleanup never throws past the result.
 import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { constants as osConstants } from 'node:os';
@@ -18,16 +20,19 @@ import {
 } from '../../schemas/sandbox.js';
 import { runnerFor } from '../languages/index.js';
 import type { ResolvedRunner } from '../languages/profile.js';
+import { RunCgroup, sweepStaleCgroupsOnce } from './cgroup.js';
 import { collectProducedFiles } from './collect.js';
 import { buildSandboxEnv } from './env.js';
 import { prlimitArgs, tmpfsBytes } from './limits.js';
 import { bwrapMountArgs } from './mounts.js';
 import { pathsHiddenFromScripts } from './hidden-paths.js';
 import { HeadTailCapture } from './output-capture.js';
-import { isolationModeFromEnv, planIsolation, withoutPrivilegeDrop, type IsolationMode, type IsolationPlan } from './plan.js';
+import { isolationModeFromEnv, planIsolation, protectionsInForce, withoutPrivilegeDrop, withoutRunCgroup, type IsolationMode, type IsolationPlan } from './plan.js';
 import { namespaceFlags, probeIsolation, type IsolationProbe } from './probe.js';
 import { killRun } from './process-tree.js';
-import { allocateSandboxUid, releaseSandboxUid } from './uid.js';
+import { noUserNamespaceFilter } from './seccomp.js';
+import { allocateSandboxUid, type UidLease } from './uid.js';
+import { RunWatchdog } from './watchdog.js';
 import { chownTree, createWorkDir, keepWorkDirs, removeWorkDir, sweepStaleWorkDirsOnce, writeInputs } from './workdir.js';
 
 export interface RunSandboxOptions {
@@ -57,6 +62,11 @@ const DEFAULT_HEARTBEAT_MS = 5_000;
 const DEFAULT_KILL_AFTER_OUTPUT = 1024 * 1024 * 1024;
 /** After the main process exits, how long stray holders of its pipes get before we stop reading. */
 const PIPE_GRACE_MS = 2_000;
+const MiB = 1024 * 1024;
+/** The fd bwrap reads the seccomp filter from. */
+const SECCOMP_FD = 3;
+/** Runs of this process between creating their cgroup and removing it (the stale sweep leaves them alone). */
+const activeRuns = new Set<string>();
 
 export function newRunId(): string {
   return `${new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${randomUUID().slice(0, 8)}`;
@@ -90,6 +100,9 @@ interface Launch {
   env: Record<string, string>;
   uid: number | null;
   plan: IsolationPlan;
+  cgroup: RunCgroup | null;
+  /** Bytes bwrap reads from fd 3 (`--seccomp 3`). */
+  seccompFilter: Buffer | null;
 }
 
 function buildLaunch(
@@ -99,6 +112,7 @@ function buildLaunch(
   uid: number | null,
   workDir: string,
   privateDir: string,
+  cgroup: RunCgroup | null,
 ): Launch {
   const useBwrap = plan.bwrap !== null;
   const env = buildSandboxEnv({
@@ -130,11 +144,14 @@ function buildLaunch(
       ...namespaceFlags(plan.root),
       '--hostname', 'physvec-sandbox',
       '--die-with-parent', '--new-session',
+      ...(plan.seccomp ? ['--seccomp', String(SECCOMP_FD)] : []),
       '--', ...argv,
     ];
   }
   if (plan.prlimit) argv = [...prlimitArgs(plan.prlimit, req), ...argv];
-  return { argv, env, uid, plan };
+  // Outermost, so the first process is in the cgroup before anything else is started.
+  if (cgroup) argv = cgroup.joinArgv(argv);
+  return { argv, env, uid, plan, cgroup, seccompFilter: useBwrap && plan.seccomp ? noUserNamespaceFilter() : null };
 }
 
 export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxOptions = {}): Promise<SandboxResult> {
@@ -146,22 +163,33 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
   let plan = planIsolation(probe, opts.isolation ?? isolationModeFromEnv());
 
   sweepStaleWorkDirsOnce();
+  if (plan.cgroup) sweepStaleCgroupsOnce(plan.cgroup, activeRuns);
   const runId = newRunId();
   const { dir: workDir, privateDir } = await createWorkDir(runId);
-  let uid: number | null = null;
+  let lease: UidLease | null = null;
+  let cgroup: RunCgroup | null = null;
+  activeRuns.add(runId);
   try {
     await writeInputs(workDir, req.files, store);
     if (plan.dropPrivileges) {
-      uid = allocateSandboxUid();
-      await chownTree(workDir, uid);
+      lease = await allocateSandboxUid();
+      await chownTree(workDir, lease.uid);
       // Without bwrap to re-expose them, the interpreter and work dir must be reachable as they are.
-      if (!plan.bwrap && !(await canRunAs(plan.setpriv!, uid, runner.executable, workDir))) {
-        releaseSandboxUid(uid);
-        uid = null;
+      if (!plan.bwrap && !(await canRunAs(plan.setpriv!, lease.uid, runner.executable, workDir))) {
+        await lease.release();
+        lease = null;
         plan = withoutPrivilegeDrop(plan, `the run's uid could not reach ${runner.executable} or the work dir without bwrap to re-expose them`);
       }
     }
-    const launch = buildLaunch(req, runner, plan, uid, workDir, privateDir);
+    const uid = lease?.uid ?? null;
+    if (plan.cgroup) {
+      try {
+        cgroup = RunCgroup.create(plan.cgroup, runId, { memoryBytes: req.memoryMb * MiB, maxProcesses: req.maxProcesses });
+      } catch (err) {
+        plan = withoutRunCgroup(plan, (err as Error).message);
+      }
+    }
+    const launch = buildLaunch(req, runner, plan, uid, workDir, privateDir, cgroup);
     const outcome = await execute(launch, req, runId, workDir, opts);
 
     const [stdout, stderr] = await Promise.all([
@@ -189,19 +217,32 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
       stderr,
       files: collected.files,
       skippedFiles: collected.skipped,
-      isolation: { mode: plan.mode, missing: plan.missing, note: plan.note, uid },
+      isolation: { mode: plan.mode, missing: plan.missing, inForce: protectionsInForce(plan.missing), note: plan.note, uid },
       command: launch.argv,
       envNames: Object.keys(launch.env).sort(),
-      limits: { timeoutMs: req.timeoutMs, memoryMb: req.memoryMb, cpuSeconds: req.cpuSeconds ?? null, maxProcesses: req.maxProcesses },
+      limits: { timeoutMs: req.timeoutMs, memoryMb: req.memoryMb, cpuSeconds: req.cpuSeconds ?? null, maxProcesses: req.maxProcesses, diskMb: req.diskMb },
+      usage: { memoryPeakBytes: outcome.memoryPeakBytes, diskPeakBytes: outcome.diskPeakBytes },
       ...(keepWorkDirs() ? { workDir } : {}),
     };
     fitResultToPayload(result);
     if (cancelled) throw new SandboxCancelledError(result, opts.signal?.reason);
     return result;
   } finally {
-    if (uid !== null) releaseSandboxUid(uid);
-    if (!keepWorkDirs()) await removeWorkDir(workDir);
+    await cleanUp(runId, cgroup, lease, workDir);
   }
+}
+
+/** Never throws: a failure is logged and left to the stale sweeps, so the result still comes back. */
+async function cleanUp(runId: string, cgroup: RunCgroup | null, lease: UidLease | null, workDir: string): Promise<void> {
+  try {
+    await cgroup?.remove();
+  } catch (err) {
+    console.warn(`physvec sandbox: ${(err as Error).message}; the stale-cgroup sweep retries it`);
+  }
+  activeRuns.delete(runId);
+  // Only now, with the run's processes gone, may another run have its uid.
+  await lease?.release();
+  if (!keepWorkDirs()) await removeWorkDir(workDir);
 }
 
 /** Results travel in workflow histories: shorten the tails (the full logs are in the store) until the JSON fits. */
@@ -218,6 +259,8 @@ async function storeStream(store: ArtifactStore, capture: HeadTailCapture, name:
 }
 
 interface Outcome {
+  memoryPeakBytes: number | null;
+  diskPeakBytes: number | null;
   exitCode: number | null;
   signal: string | null;
   killedReason: KilledReason;
@@ -236,14 +279,26 @@ async function execute(launch: Launch, req: SandboxRequest, runId: string, workD
     cwd: workDir,
     env: launch.env,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', launch.seccompFilter ? 'pipe' : 'ignore'],
   });
+  if (launch.seccompFilter) {
+    const filterPipe = child.stdio[SECCOMP_FD] as NodeJS.WritableStream;
+    // If bwrap dies before reading it, the write fails; the run's exit status tells the rest.
+    filterPipe.on('error', () => undefined);
+    filterPipe.end(launch.seccompFilter);
+  }
   let killedReason: KilledReason = null;
   let killing: Promise<void> | undefined;
+  let exited = false;
   const kill = (reason: Exclude<KilledReason, null>) => {
     if (killedReason === null) killedReason = reason;
-    if (child.pid !== undefined) killing ??= killRun(child.pid, launch.uid);
+    if (child.pid !== undefined && !exited) killing ??= killRun(child.pid, launch.uid, launch.cgroup);
   };
+  const watchdog = new RunWatchdog(
+    { cgroup: launch.cgroup, du: launch.plan.du, workDir, diskBytes: req.diskMb * MiB },
+    (breach) => kill(breach),
+  );
+  watchdog.start();
 
   const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   child.stdout!.on('data', (c: Buffer) => {
@@ -274,15 +329,29 @@ async function execute(launch: Launch, req: SandboxRequest, runId: string, workD
     });
     const durationMs = performance.now() - started;
     // Sweep stragglers (daemons, orphans) even after a normal exit; inside bwrap they are already gone with the PID namespace.
-    if (child.pid !== undefined) await (killing ?? killRun(child.pid, launch.uid));
+    if (child.pid !== undefined) await (killing ?? killRun(child.pid, launch.uid, launch.cgroup));
+    exited = true;
+    // A breach between the last tick and the exit still counts: the run went past its limit.
+    await watchdog.stop();
+    if (killedReason === null && watchdog.memoryBreached()) killedReason = 'memory';
     await Promise.race([closed, new Promise((r) => setTimeout(r, PIPE_GRACE_MS))]);
     child.stdout!.destroy();
     child.stderr!.destroy();
-    return { exitCode: code, signal: killedReason ? (signal ?? 'SIGKILL') : signal, killedReason, durationMs, stdout, stderr };
+    return {
+      exitCode: code,
+      signal: killedReason ? (signal ?? 'SIGKILL') : signal,
+      killedReason,
+      durationMs,
+      stdout,
+      stderr,
+      memoryPeakBytes: launch.cgroup?.memoryPeak() ?? null,
+      diskPeakBytes: watchdog.diskPeakBytes,
+    };
   } catch (err) {
-    if (child.pid !== undefined) await killRun(child.pid, launch.uid);
+    if (child.pid !== undefined) await killRun(child.pid, launch.uid, launch.cgroup);
     throw new Error(`could not start ${launch.argv[0]}: ${(err as Error).message}`);
   } finally {
+    await watchdog.stop().catch(() => undefined);
     clearTimeout(timeout);
     clearInterval(heartbeat);
     opts.signal?.removeEventListener('abort', onAbort);

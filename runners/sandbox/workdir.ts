@@ -1,10 +1,11 @@
 // A run's work directory: <stateDir>/sandbox/<runId>/, the inputs written into it, owned by the
 // run's uid so the script can write there and nowhere else.
-import { chmod, chown, lchown, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, lchown, mkdir, readdir, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArtifactStore } from '../../activities/artifacts/store.js';
 import { stateDir } from '../../lib/paths.js';
 import { SANDBOX_PRIVATE_DIR, type SandboxFile } from '../../schemas/sandbox.js';
+import { removeTree } from './remove-tree.js';
 
 export function sandboxRoot(): string {
   return path.join(stateDir(), 'sandbox');
@@ -46,8 +47,30 @@ export async function chownTree(dir: string, uid: number): Promise<void> {
   }
 }
 
-export async function removeWorkDir(dir: string): Promise<void> {
-  await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+const TRASH = '.trash';
+/** Work dirs this process could not remove; the next sweep retries them. */
+const leftBehind = new Set<string>();
+
+/**
+ * Remove a run's work dir; never throws, so the run's result always comes back. What cannot be
+ * removed now is logged, moved to `<sandbox root>/.trash/` where it no longer looks like a live
+ * run, and retried by the stale-dir sweep (at the next run, and a minute later).
+ */
+export async function removeWorkDir(dir: string): Promise<boolean> {
+  const why = await removeTree(dir);
+  if (why === null) return true;
+  let kept = dir;
+  try {
+    await mkdir(path.join(sandboxRoot(), TRASH), { recursive: true });
+    kept = path.join(sandboxRoot(), TRASH, `${path.basename(dir)}-${Date.now()}`);
+    await rename(dir, kept);
+  } catch {
+    kept = dir;
+  }
+  leftBehind.add(kept);
+  console.warn(`physvec sandbox: could not remove work dir ${dir} (${why}); kept at ${kept} for the stale-dir sweep to retry`);
+  scheduleSweep(60_000);
+  return false;
 }
 
 export function keepWorkDirs(): boolean {
@@ -57,33 +80,66 @@ export function keepWorkDirs(): boolean {
 /** Older than the longest allowed run plus a margin: left behind by a worker that died mid-run. */
 const STALE_AFTER_MS = 48 * 3600_000;
 let swept = false;
+let sweeping: Promise<unknown> | null = null;
+let retryTimer: NodeJS.Timeout | null = null;
 
-/** Once per process, in the background: remove work dirs abandoned by crashed workers. */
+/** In the background: once per process, and again while something is left to retry. */
 export function sweepStaleWorkDirsOnce(): void {
-  if (swept || keepWorkDirs()) return;
+  if (keepWorkDirs() || sweeping || (swept && leftBehind.size === 0)) return;
   swept = true;
-  void removeStaleWorkDirs().catch(() => undefined);
+  sweeping = removeStaleWorkDirs()
+    .catch(() => undefined)
+    .finally(() => {
+      sweeping = null;
+    });
 }
 
-/** Work dirs untouched for 48 h (their processes died with the worker: bwrap --die-with-parent). */
+function scheduleSweep(ms: number): void {
+  if (retryTimer) return;
+  retryTimer = setTimeout(() => {
+    retryTimer = null;
+    sweepStaleWorkDirsOnce();
+  }, ms);
+  retryTimer.unref();
+}
+
+/**
+ * Removes what this process failed to remove before, everything in `.trash/` (whoever put it
+ * there), and work dirs untouched for 48 h (their processes died with the worker: bwrap
+ * --die-with-parent). Returns the dirs removed.
+ */
 export async function removeStaleWorkDirs(now = Date.now()): Promise<string[]> {
   const removed: string[] = [];
-  let names: string[];
-  try {
-    names = await readdir(sandboxRoot());
-  } catch {
-    return removed;
-  }
-  for (const name of names) {
-    const dir = path.join(sandboxRoot(), name);
+  const candidates = new Set(leftBehind);
+  const root = sandboxRoot();
+  for (const name of await readdirOrEmpty(path.join(root, TRASH))) candidates.add(path.join(root, TRASH, name));
+  for (const name of await readdirOrEmpty(root)) {
+    if (name === TRASH) continue;
+    const dir = path.join(root, name);
     try {
-      if (now - (await stat(dir)).mtimeMs > STALE_AFTER_MS) {
-        await removeWorkDir(dir);
-        removed.push(dir);
-      }
+      if (now - (await stat(dir)).mtimeMs > STALE_AFTER_MS) candidates.add(dir);
     } catch {
       // Removed by someone else meanwhile.
     }
   }
+  for (const dir of candidates) {
+    const why = await removeTree(dir);
+    if (why === null) {
+      leftBehind.delete(dir);
+      removed.push(dir);
+    } else {
+      leftBehind.add(dir);
+      console.warn(`physvec sandbox: the stale-dir sweep could not remove ${dir} (${why}); it retries later`);
+    }
+  }
+  if (leftBehind.size > 0) scheduleSweep(10 * 60_000);
   return removed;
+}
+
+async function readdirOrEmpty(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch {
+    return [];
+  }
 }

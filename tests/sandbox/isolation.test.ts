@@ -37,15 +37,34 @@ describe('isolation fallbacks', () => {
       bwrap: { path: null, works: false, version: null, supportsSize: false, error: 'bwrap (bubblewrap) is not installed' },
       setpriv: null,
       prlimit: null,
+      cgroup: { ok: false, error: 'the host has no memory cgroup controller mounted' },
+      seccomp: { works: false, error: 'this bwrap has no --seccomp option' },
+      du: null,
     };
     const plan = planIsolation(bare, 'auto');
     assert.equal(plan.mode, 'processes-only');
-    assert.deepEqual(plan.missing, ['network', 'readonly-root', 'private-tmp', 'pid-namespace', 'unprivileged-user', 'resource-limits']);
+    assert.deepEqual(plan.missing, [
+      'network', 'readonly-root', 'private-tmp', 'pid-namespace', 'unprivileged-user', 'resource-limits',
+      'run-memory-limit', 'run-process-limit', 'disk-limit', 'no-user-namespaces',
+    ]);
     assert.match(plan.note, /bubblewrap\) is not installed/);
     assert.match(plan.note, /prlimit is missing/);
-    const full = planIsolation({ ...bare, root: true, bwrap: { ...bare.bwrap, path: '/usr/bin/bwrap', works: true, error: null }, setpriv: '/usr/bin/setpriv', prlimit: '/usr/bin/prlimit' }, 'auto');
+    assert.match(plan.note, /no memory cgroup controller mounted, so memory and processes were capped per process only/);
+    assert.match(plan.note, /du is missing/);
+    assert.match(plan.note, /without bwrap there is no seccomp filter, so the script could create user namespaces/);
+    const host = { version: 1 as const, parents: { memory: '/sys/fs/cgroup/memory/x', pids: '/sys/fs/cgroup/pids/x' }, memsw: true };
+    const fullProbe: IsolationProbe = {
+      ...bare, root: true, bwrap: { ...bare.bwrap, path: '/usr/bin/bwrap', works: true, error: null }, setpriv: '/usr/bin/setpriv', prlimit: '/usr/bin/prlimit',
+      cgroup: { ok: true, host }, seccomp: { works: true, error: null }, du: '/usr/bin/du',
+    };
+    const full = planIsolation(fullProbe, 'auto');
     assert.deepEqual(full.missing, []);
     assert.equal(full.mode, 'bwrap');
+    assert.equal(full.seccomp, true);
+    // An old bwrap (no --seccomp): only the user-namespace protection goes, with bwrap's reason.
+    const oldBwrap = planIsolation({ ...fullProbe, seccomp: { works: false, error: 'this bwrap has no --seccomp option' } }, 'auto');
+    assert.deepEqual(oldBwrap.missing, ['no-user-namespaces']);
+    assert.match(oldBwrap.note, /this bwrap has no --seccomp option, so the script could create user namespaces/);
   });
 
   test("isolation 'none' runs the script and reports everything missing (and it really is)", async () => {
@@ -56,7 +75,11 @@ describe('isolation fallbacks', () => {
         { store, isolation: 'none' },
       );
       assert.equal(result.isolation.mode, 'none');
-      assert.deepEqual(result.isolation.missing, ['network', 'readonly-root', 'private-tmp', 'pid-namespace', 'unprivileged-user', 'resource-limits']);
+      assert.deepEqual(result.isolation.missing, [
+        'network', 'readonly-root', 'private-tmp', 'pid-namespace', 'unprivileged-user', 'resource-limits',
+        'run-memory-limit', 'run-process-limit', 'disk-limit', 'no-user-namespaces',
+      ]);
+      assert.deepEqual(result.isolation.inForce, []);
       assert.match(result.isolation.note, /switched off/);
       assert.equal(result.isolation.uid, null);
       assert.equal(existsSync(target), true, 'without isolation the write should have landed');
@@ -84,7 +107,7 @@ describe('isolation fallbacks', () => {
         { store, probe },
       );
       assert.equal(result.isolation.mode, 'processes-only');
-      for (const p of ['network', 'readonly-root', 'private-tmp', 'pid-namespace'] as const) assert.ok(result.isolation.missing.includes(p), p);
+      for (const p of ['network', 'readonly-root', 'private-tmp', 'pid-namespace', 'no-user-namespaces'] as const) assert.ok(result.isolation.missing.includes(p), p);
       assert.match(result.isolation.note, /bwrap disabled by the test/);
       // Dropping privileges needs the interpreter reachable by the run's uid; the report must match what happened.
       assert.equal(result.isolation.uid === null, result.isolation.missing.includes('unprivileged-user'));

@@ -1,0 +1,329 @@
+// A control group per run: one memory limit and one process limit for all of a run's processes
+// together, whatever they map (shared anonymous memory, tmpfs pages and page cache are charged to
+// the cgroup of the process that touches them, unlike RLIMIT_DATA which counts private memory of
+// one process). Exceeding the limit triggers the kernel's OOM killer inside the run's cgroup only;
+// the watchdog then kills the rest of the run and reports `killed: memory` with the peak.
+//
+// cgroup v1 (a hierarchy per controller, as on this machine) and v2 (one unified hierarchy) are
+// both handled; a controller is taken from whichever hierarchy has it. Run cgroups are made under
+// the worker's own cgroup (so a limit an operator put on the worker still covers its runs), in a
+// `physvec` child, or under PHYSVEC_SANDBOX_CGROUP_PARENT (a path inside the hierarchy). On v2 a
+// cgroup holding processes cannot hand controllers to children, so there the sibling
+// `<parent of the worker's cgroup>/physvec-sandbox` is tried next.
+//
+// The run's first process joins the cgroup itself, before it execs anything (`joinArgv`), so no
+// child can be forked outside it.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export type CgroupController = 'memory' | 'pids';
+
+export interface CgroupHost {
+  version: 1 | 2;
+  /** Where run cgroups are made, per controller (on v2 both are the same directory). */
+  parents: Record<CgroupController, string>;
+  /** v1: memory.memsw.* exists, so swap is capped too. */
+  memsw: boolean;
+}
+
+export type CgroupProbe = { ok: true; host: CgroupHost } | { ok: false; error: string };
+
+interface MountInfo {
+  root: string;
+  mountPoint: string;
+  fsType: string;
+  superOptions: string[];
+}
+
+function readMounts(): MountInfo[] {
+  const out: MountInfo[] = [];
+  for (const line of readFileSync('/proc/self/mountinfo', 'utf8').split('\n')) {
+    const [left, right] = line.split(' - ');
+    if (!left || !right) continue;
+    const f = left.split(' ');
+    const r = right.split(' ');
+    out.push({ root: unescapeMount(f[3] ?? ''), mountPoint: unescapeMount(f[4] ?? ''), fsType: r[0] ?? '', superOptions: (r[2] ?? '').split(',') });
+  }
+  return out;
+}
+
+function unescapeMount(s: string): string {
+  return s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
+}
+
+/** /proc/self/cgroup: the worker's cgroup path per v1 controller, and its v2 path under key ''. */
+function ownCgroups(): Map<string, string> {
+  const own = new Map<string, string>();
+  for (const line of readFileSync('/proc/self/cgroup', 'utf8').split('\n')) {
+    const m = /^\d+:([^:]*):(.*)$/.exec(line);
+    if (!m) continue;
+    if (m[1] === '') own.set('', m[2]!);
+    for (const c of m[1]!.split(',')) if (c) own.set(c, m[2]!);
+  }
+  return own;
+}
+
+/** The directory of cgroup `cgPath` in a hierarchy mounted at `mount` (which may show only a subtree). */
+function dirOf(mount: MountInfo, cgPath: string): string {
+  const rel = path.posix.relative(mount.root, cgPath);
+  return rel.startsWith('..') ? mount.mountPoint : path.join(mount.mountPoint, rel);
+}
+
+function configuredParent(): string | null {
+  const p = process.env.PHYSVEC_SANDBOX_CGROUP_PARENT;
+  return p && p.startsWith('/') ? p : null;
+}
+
+function write(file: string, value: string): void {
+  writeFileSync(file, value);
+}
+
+/** Find hierarchies for memory and pids and make (or reuse) the parent of the run cgroups. */
+export function probeCgroups(): CgroupProbe {
+  let mounts: MountInfo[];
+  let own: Map<string, string>;
+  try {
+    mounts = readMounts();
+    own = ownCgroups();
+  } catch (err) {
+    return { ok: false, error: `cgroups could not be read (${(err as Error).message})` };
+  }
+  const v1 = (c: CgroupController) => mounts.find((m) => m.fsType === 'cgroup' && m.superOptions.includes(c));
+  const v2 = mounts.find((m) => m.fsType === 'cgroup2');
+  const v2Controllers = v2 ? readOr(path.join(dirOf(v2, '/'), 'cgroup.controllers'), '').split(/\s+/) : [];
+  const memV1 = v1('memory');
+  const pidsV1 = v1('pids');
+  try {
+    if (memV1 && pidsV1) {
+      const parents = {
+        memory: v1Parent(memV1, own.get('memory') ?? '/'),
+        pids: v1Parent(pidsV1, own.get('pids') ?? '/'),
+      };
+      return { ok: true, host: { version: 1, parents, memsw: existsSync(path.join(parents.memory, 'memory.memsw.limit_in_bytes')) } };
+    }
+    if (v2 && v2Controllers.includes('memory') && v2Controllers.includes('pids')) {
+      const parent = v2Parent(v2, own.get('') ?? '/');
+      return { ok: true, host: { version: 2, parents: { memory: parent, pids: parent }, memsw: false } };
+    }
+  } catch (err) {
+    return { ok: false, error: `no cgroup could be made for sandbox runs (${(err as Error).message}); run the worker as root or set PHYSVEC_SANDBOX_CGROUP_PARENT to a delegated cgroup` };
+  }
+  const lacking = [!memV1 && !v2Controllers.includes('memory') ? 'memory' : null, !pidsV1 && !v2Controllers.includes('pids') ? 'pids' : null].filter(Boolean);
+  return { ok: false, error: `the host has no ${lacking.join(' and ') || 'usable'} cgroup controller mounted` };
+}
+
+function readOr(file: string, fallback: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return fallback;
+  }
+}
+
+function v1Parent(mount: MountInfo, ownPath: string): string {
+  const dir = dirOf(mount, configuredParent() ?? path.posix.join(ownPath, 'physvec'));
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+function v2Parent(mount: MountInfo, ownPath: string): string {
+  const candidates = configuredParent() ? [configuredParent()!] : [path.posix.join(ownPath, 'physvec'), path.posix.join(path.posix.dirname(ownPath), 'physvec-sandbox')];
+  let last: Error | null = null;
+  for (const cg of candidates) {
+    const dir = dirOf(mount, cg);
+    try {
+      // Controllers must be enabled from the top down to the parent of the run cgroups, and in it.
+      const chain = cg.split('/').filter(Boolean).map((_, i, all) => dirOf(mount, '/' + all.slice(0, i).join('/')));
+      mkdirSync(dir, { recursive: true });
+      for (const d of [...chain, dir]) enableV2Controllers(d);
+      return dir;
+    } catch (err) {
+      last = err as Error;
+    }
+  }
+  throw last ?? new Error('no cgroup v2 parent');
+}
+
+function enableV2Controllers(dir: string): void {
+  const enabled = readOr(path.join(dir, 'cgroup.subtree_control'), '').split(/\s+/);
+  const needed = ['memory', 'pids'].filter((c) => !enabled.includes(c));
+  if (needed.length) write(path.join(dir, 'cgroup.subtree_control'), needed.map((c) => `+${c}`).join(' '));
+}
+
+export interface CgroupLimits {
+  memoryBytes: number;
+  maxProcesses: number;
+}
+
+/** One run's cgroup(s): made with its limits, joined by its first process, read and removed after. */
+export class RunCgroup {
+  readonly dirs: string[];
+  private maxSeen = 0;
+
+  private constructor(readonly host: CgroupHost, readonly name: string) {
+    this.dirs = [...new Set(Object.values(host.parents).map((p) => path.join(p, name)))];
+  }
+
+  static create(host: CgroupHost, name: string, limits: CgroupLimits): RunCgroup {
+    const cg = new RunCgroup(host, name);
+    for (const d of cg.dirs) mkdirSync(d);
+    try {
+      const mem = cg.dir('memory');
+      const pids = cg.dir('pids');
+      if (host.version === 1) {
+        write(path.join(mem, 'memory.limit_in_bytes'), String(limits.memoryBytes));
+        if (host.memsw) write(path.join(mem, 'memory.memsw.limit_in_bytes'), String(limits.memoryBytes));
+      } else {
+        write(path.join(mem, 'memory.max'), String(limits.memoryBytes));
+        if (existsSync(path.join(mem, 'memory.swap.max'))) write(path.join(mem, 'memory.swap.max'), '0');
+        // One OOM kill takes the whole run, not just its largest process.
+        if (existsSync(path.join(mem, 'memory.oom.group'))) write(path.join(mem, 'memory.oom.group'), '1');
+      }
+      write(path.join(pids, 'pids.max'), String(limits.maxProcesses));
+    } catch (err) {
+      cg.removeQuietly();
+      throw err;
+    }
+    return cg;
+  }
+
+  private dir(c: CgroupController): string {
+    return path.join(this.host.parents[c], this.name);
+  }
+
+  /** Files the first process writes its pid into before it execs the run. */
+  get procsFiles(): string[] {
+    return this.dirs.map((d) => path.join(d, 'cgroup.procs'));
+  }
+
+  /** argv that joins this cgroup and then execs `argv` (same pid, so nothing runs outside). */
+  joinArgv(argv: string[]): string[] {
+    const script = 'while [ "$1" != -- ]; do echo $$ > "$1" || { echo "physvec sandbox: could not join the run cgroup $1" >&2; exit 125; }; shift; done; shift; exec "$@"';
+    return ['/bin/sh', '-c', script, 'physvec-join-cgroup', ...this.procsFiles, '--', ...argv];
+  }
+
+  /** Kills by the OOM killer inside this cgroup so far. */
+  oomKills(): number {
+    const mem = this.dir('memory');
+    const text = this.host.version === 1 ? readOr(path.join(mem, 'memory.oom_control'), '') : readOr(path.join(mem, 'memory.events'), '');
+    return Number(/^oom_kill\s+(\d+)/m.exec(text)?.[1] ?? 0);
+  }
+
+  /** The most memory the run had charged at once (bytes), or null when the host does not say. */
+  memoryPeak(): number | null {
+    const mem = this.dir('memory');
+    const file = this.host.version === 1 ? 'memory.max_usage_in_bytes' : 'memory.peak';
+    const peak = Number(readOr(path.join(mem, file), '').trim());
+    if (Number.isFinite(peak) && peak > 0) return Math.max(peak, this.maxSeen);
+    return this.maxSeen || null;
+  }
+
+  /** Called by the watchdog; keeps a running maximum where the kernel has no peak file (v2 before 5.19). */
+  sampleMemory(): void {
+    if (this.host.version === 2) {
+      const now = Number(readOr(path.join(this.dir('memory'), 'memory.current'), '0').trim());
+      if (now > this.maxSeen) this.maxSeen = now;
+    }
+  }
+
+  pids(): number[] {
+    const all = new Set<number>();
+    for (const d of this.dirs) {
+      for (const p of readOr(path.join(d, 'cgroup.procs'), '').split('\n')) if (p) all.add(Number(p));
+    }
+    return [...all];
+  }
+
+  /** SIGKILL everything in the cgroup until it is empty (the pids limit bounds a fork loop). */
+  async killAll(): Promise<void> {
+    if (this.host.version === 2 && existsSync(path.join(this.dirs[0]!, 'cgroup.kill'))) {
+      try {
+        write(path.join(this.dirs[0]!, 'cgroup.kill'), '1');
+      } catch {
+        // Fall back to signalling one by one.
+      }
+    }
+    for (let round = 0; round < 100; round++) {
+      const left = this.pids();
+      if (left.length === 0) return;
+      for (const pid of left) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  /** Kill what is left and remove the cgroup; an error names what stayed (the sweep retries it). */
+  async remove(): Promise<void> {
+    await this.killAll();
+    let lastError: Error | null = null;
+    // Killed tasks leave the cgroup only once they are fully gone; give them a moment.
+    for (let attempt = 0; attempt < 100; attempt++) {
+      lastError = null;
+      for (const d of this.dirs) {
+        try {
+          rmdirSync(d);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') lastError = err as Error;
+        }
+      }
+      if (!lastError) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`could not remove cgroup ${this.name}: ${lastError!.message}`);
+  }
+
+  private removeQuietly(): void {
+    for (const d of this.dirs) {
+      try {
+        rmdirSync(d);
+      } catch {
+        // Left for the sweep.
+      }
+    }
+  }
+}
+
+/** Run cgroups an earlier (crashed) worker left: empty ones older than an hour are removed. */
+export function removeStaleCgroups(host: CgroupHost, active: ReadonlySet<string>, now = Date.now()): string[] {
+  const removed: string[] = [];
+  for (const parent of new Set(Object.values(host.parents))) {
+    let names: string[];
+    try {
+      names = readdirSync(parent, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (active.has(name)) continue;
+      const dir = path.join(parent, name);
+      try {
+        // Another worker may share this parent: a young cgroup may be one it is setting up.
+        if (now - statSync(dir).mtimeMs < 3600_000) continue;
+        if (readOr(path.join(dir, 'cgroup.procs'), 'x').trim() !== '') continue;
+        rmdirSync(dir);
+        removed.push(dir);
+      } catch {
+        // Busy or gone.
+      }
+    }
+  }
+  return removed;
+}
+
+let staleSwept = false;
+
+/** Once per process: the stale-cgroup sweep, in the background of the first run. */
+export function sweepStaleCgroupsOnce(host: CgroupHost, active: ReadonlySet<string>): void {
+  if (staleSwept) return;
+  staleSwept = true;
+  try {
+    removeStaleCgroups(host, active);
+  } catch {
+    // Nothing to do about it here; the next worker start tries again.
+  }
+}
