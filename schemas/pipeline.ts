@@ -48,7 +48,19 @@ export const TaskContext = z.object({
   request: z.string(),
   substitution: z.object({ substituted: z.boolean(), note: z.string().optional(), original: z.string().optional(), adaptedLeaves: z.array(z.object({ index: z.number(), from: z.string(), to: z.string() })).default([]) }),
   sourceRef: ArtifactRef.optional(),
-  sourceKind: z.enum(['tex', 'digest', 'none']),
+  /** What the source artifact holds first; `protocol`: only the article's calculation protocol (dft_qc tasks without TeX). */
+  sourceKind: z.enum(['tex', 'digest', 'protocol', 'none']),
+  /** QMP-Bench dft tasks: the article's ORCA protocol (part of the source artifact) and, with a substitute, its translation. */
+  protocol: z
+    .object({
+      found: z.boolean(),
+      file: z.string().optional(),
+      /** File names tried when it was not found. */
+      tried: z.array(z.string()).default([]),
+      calculations: z.number().int(),
+      translation: z.object({ from: z.string(), to: z.string(), rowsRef: ArtifactRef, counts: z.record(z.string(), z.number()) }).optional(),
+    })
+    .optional(),
   rubric: z.object({ available: z.boolean(), file: z.string().optional(), leavesRef: ArtifactRef.optional(), leafCount: z.number().int(), normCheck: z.boolean().optional(), reason: z.string().optional() }),
   limitingCases: z.array(CaseSpec.extend({ truth: z.string() })),
   scientificResults: z.array(CaseSpec.extend({ truth: z.string() })),
@@ -94,6 +106,12 @@ export const UnitVerdict = z.object({
   function: z.string(),
   judge: z.enum(['correct', 'wrong', 'undetermined']),
   errors: z.string(),
+  /** The element function a wrong verdict names (the innermost script frame of the traceback). */
+  blame: z.string().optional(),
+  /** How many times the test writer rewrote this test after it failed inside its harness. */
+  refines: z.number().int().optional(),
+  /** The entry point of an undetermined test, shown to its writer when it rewrites the test. */
+  entry: z.string().optional(),
 });
 export const RunFunctionReport = z.object({
   run_function: z.string(),
@@ -101,6 +119,8 @@ export const RunFunctionReport = z.object({
   correct_ratio: z.number(),
   successful_element_functions: z.array(z.string()),
   failed_level: z.number().nullable(),
+  /** The function the failed level's traceback is in (innermost element function of the script). */
+  blame: z.string().optional(),
 });
 export const ProgrammingReport = z.object({
   iteration: z.number().int(),

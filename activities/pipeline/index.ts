@@ -36,8 +36,8 @@ export function createPipelineActivities(deps: PipelineDeps) {
   return {
     async prepareTask(input: PrepareInput): Promise<TaskContext> {
       const ctx = await prepareTask(store, input, available);
-      // Every library function (an item_ target may use any category) for the entry-point writer's prompt.
-      const bg = backgroundFor(ctx.profile, 'item');
+      // Every library function, exactly those each unit harness contains, for the entry-point writer's prompt.
+      const bg = backgroundFor(ctx.profile);
       if (bg.functions.length) {
         ctx.backgroundRef = await store.put([bg.preamble, ...bg.functions.map((f) => f.source)].join('\n\n'), { name: 'verifier-library.txt' });
         ctx.backgroundNames = bg.names;
@@ -54,7 +54,7 @@ export function createPipelineActivities(deps: PipelineDeps) {
     async acceptScriptText(input: { script: string; language: ScriptLanguage }): Promise<ScriptSummary> {
       return summarizeScript(store, input.script, input.language);
     },
-    buildUnitJobs: (input: { summary: ScriptSummary; answer: AnswerRef; profile: string }) => buildUnitJobs(store, input),
+    buildUnitJobs: (input: Parameters<typeof buildUnitJobs>[1]) => buildUnitJobs(store, input),
     buildLevelJobs: (input: { summary: ScriptSummary }) => buildLevelJobs(store, input),
     fullScriptJob: (input: { summary: ScriptSummary }) => fullScriptJob(store, input),
     judgeProgramming: (input: Parameters<typeof judgeProgramming>[1]) => judgeProgramming(store, input),

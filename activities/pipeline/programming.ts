@@ -2,40 +2,85 @@
 // jobs, the full-script job, and the verdicts (by exit code, marker and traceback — not by an LLM).
 import type { ArtifactStore } from '../artifacts/store.js';
 import type { ProgrammingReport, RunDigest, ScriptJob, ScriptSummary } from '../../schemas/pipeline.js';
-import { buildIntegrationLevels, buildUnitHarness, unitHarnessFileName } from '../../runners/harness/index.js';
+import { buildIntegrationLevels, buildUnitHarness, integrationLevelFileName, unitHarnessFileName } from '../../runners/harness/index.js';
+import { ERROR_LINES, judgeUnitRun } from '../../runners/harness/unit-verdict.js';
+import { framesIn, tracebackFrames } from '../../runners/harness/traceback.js';
+import { mentionedNames } from '../../runners/structure/calls.js';
+import { lexScript } from '../../runners/structure/lex-script.js';
+import { lastLines } from '../../lib/verification/suspects.js';
 import { agentOutputSchemas } from '../../schemas/agent-outputs.js';
 import { readAnswer, type AnswerRef } from './answers.js';
 import { extensionOf, loadStructure } from './script-summary.js';
 import { selectBackground } from '../../lib/verifier-library/select.js';
 import { BadInputError } from '../../lib/errors.js';
 
-/** Background functions of the verifier library for a target of this category (none when the profile has no library). */
-export function backgroundFor(profile: string, category: string): { functions: { category: string; source: string }[]; preamble: string; names: string[] } {
+/**
+ * Background functions of the verifier library offered to every unit harness: all categories, the
+ * target's own included (an effector test may need a library effector to build its input, e.g. a
+ * converged mean-field object), so the names the test writer is shown are exactly those the harness
+ * contains. Empty when the profile has no library.
+ */
+export function backgroundFor(profile: string): { functions: { category: string; source: string }[]; preamble: string; names: string[] } {
   try {
-    const sel = selectBackground(profile, category);
+    // `item` is no library category: nothing is left out.
+    const sel = selectBackground(profile, 'item');
     return { functions: sel.functions.map((f) => ({ category: f.category, source: f.source })), preamble: sel.preamble, names: sel.functions.map((f) => f.name) };
   } catch {
     return { functions: [], preamble: '', names: [] };
   }
 }
 
-export async function buildUnitJobs(
-  store: ArtifactStore,
-  input: { summary: ScriptSummary; answer: AnswerRef; profile: string },
-): Promise<ScriptJob[]> {
-  const { structure } = await loadStructure(store, input.summary);
-  const entries = (await readAnswer(store, input.answer, agentOutputSchemas['unit-entries'], 'unit-test entry points')).entries;
-  const jobs: ScriptJob[] = [];
-  for (const fn of structure.elementFunctions) {
-    const entry = entries.find((e) => e.function === fn.name);
-    if (!entry) continue; // reported as undetermined by judgeProgramming
-    const bg = backgroundFor(input.profile, fn.category);
+type Structure = Awaited<ReturnType<typeof loadStructure>>['structure'];
+type UnitEntry = { function: string; main: string };
+
+/** The entry points of several answers (the first writing and its refines): a later one replaces an earlier one for the same function. */
+async function latestEntries(store: ArtifactStore, answers: AnswerRef[]): Promise<Map<string, UnitEntry>> {
+  const byFunction = new Map<string, UnitEntry>();
+  for (const a of answers) {
+    for (const e of (await readAnswer(store, a, agentOutputSchemas['unit-entries'], 'unit-test entry points')).entries) byFunction.set(e.function, e);
+  }
+  return byFunction;
+}
+
+/** The harness of one element function, or why none could be built from the writer's entry point. */
+function unitHarnessFor(structure: Structure, fnName: string, entry: UnitEntry, profile: string, language: ScriptSummary['language']) {
+  const bg = backgroundFor(profile);
+  try {
     const harness = buildUnitHarness({
-      structure, target: fn.name, entryPoint: entry.main, language: input.summary.language,
+      structure, target: fnName, entryPoint: entry.main, language,
       background: bg.functions as Parameters<typeof buildUnitHarness>[0]['background'],
       extraPreamble: bg.preamble || undefined,
     });
-    jobs.push({ id: `unit:${fn.name}`, file: harness.fileName, ref: await store.put(harness.source, { name: harness.fileName }) });
+    return { harness };
+  } catch (err) {
+    if (err instanceof BadInputError) return { problem: `the entry point could not be assembled into a harness: ${err.message}` };
+    throw err;
+  }
+}
+
+/** Whether an entry point mentions the function under test (calls it, or hands it on as a value). */
+function entryCallsTarget(entry: UnitEntry, target: string, language: ScriptSummary['language']): boolean {
+  return mentionedNames(lexScript(entry.main, language), new Set([target])).has(target);
+}
+
+/**
+ * Unit harnesses for the entries of `answer`; with `only`, just for those functions (a refine
+ * round reruns the tests that were undetermined, nothing else).
+ */
+export async function buildUnitJobs(
+  store: ArtifactStore,
+  input: { summary: ScriptSummary; answer: AnswerRef; profile: string; only?: string[] },
+): Promise<ScriptJob[]> {
+  const { structure } = await loadStructure(store, input.summary);
+  const entries = await latestEntries(store, [input.answer]);
+  const jobs: ScriptJob[] = [];
+  for (const fn of structure.elementFunctions) {
+    if (input.only && !input.only.includes(fn.name)) continue;
+    const entry = entries.get(fn.name);
+    if (!entry) continue; // reported as undetermined by judgeProgramming
+    const built = unitHarnessFor(structure, fn.name, entry, input.profile, input.summary.language);
+    if (!built.harness) continue; // likewise: judgeProgramming names the problem
+    jobs.push({ id: `unit:${fn.name}`, file: built.harness.fileName, ref: await store.put(built.harness.source, { name: built.harness.fileName }) });
   }
   return jobs;
 }
@@ -76,33 +121,46 @@ export function integrationUntestable(structure: Parameters<typeof buildIntegrat
  * of one of those functions (e.g. the script's element functions, skipping library frames below them).
  */
 export function failingFunction(stderr: string, among?: ReadonlySet<string>): string | undefined {
-  const frames = [...stderr.matchAll(/File "[^"]*", line \d+, in (\w+)/g)].map((m) => m[1]!);
-  const ours = frames.filter((f) => f !== '<module>' && (!among || among.has(f)));
+  const ours = tracebackFrames(stderr).map((f) => f.fn).filter((f) => f !== '<module>' && (!among || among.has(f)));
   return ours[ours.length - 1];
 }
 
-/** The last lines of a traceback: the exception and where it was raised. */
+/** The last lines of a traceback, kept as the traceback wrote them: the exception and where it was raised. */
 export function lastError(stderr: string): string {
-  const lines = stderr.trim().split('\n');
-  return lines.slice(-Math.min(lines.length, 6)).join('\n');
+  return lastLines(stderr, ERROR_LINES);
 }
 
+/** Where a level failed: the innermost element function in the level's own frames, else its innermost script function. */
+function levelBlame(run: RunDigest, fileName: string, elementNames: ReadonlySet<string>): string | undefined {
+  const frames = framesIn(tracebackFrames(run.stderrTail), fileName).filter((f) => f.fn !== '<module>');
+  return [...frames].reverse().find((f) => elementNames.has(f.fn))?.fn ?? frames[frames.length - 1]?.fn;
+}
+
+/**
+ * Verdicts by code. `entries` are the test writer's answers in order (a refine's entries replace the
+ * earlier ones of the same functions); `refined` counts, per function, the refines its test had.
+ * Unit accuracy is over the tests that reached a verdict: an undetermined test says nothing about
+ * the script, so it neither counts against it nor triggers a repair.
+ */
 export async function judgeProgramming(
   store: ArtifactStore,
-  input: { iteration: number; summary: ScriptSummary; unitRuns: RunDigest[]; levelRuns: RunDigest[]; fullRun: RunDigest },
+  input: { iteration: number; summary: ScriptSummary; unitRuns: RunDigest[]; levelRuns: RunDigest[]; fullRun: RunDigest; entries?: AnswerRef[]; profile?: string; refined?: Record<string, number> },
 ): Promise<ProgrammingReport> {
   const { structure } = await loadStructure(store, input.summary);
+  const elementNames = new Set(structure.elementFunctions.map((f) => f.name));
+  const entries = await latestEntries(store, input.entries ?? []);
   const judge_result = structure.elementFunctions.map((fn) => {
     const file = unitHarnessFileName(fn.name, input.summary.language);
+    const refines = input.refined?.[fn.name] ?? 0;
+    const base = { target_file_name: file, function: fn.name, ...(refines ? { refines } : {}) };
+    const entry = entries.get(fn.name);
     const run = input.unitRuns.find((r) => r.id === `unit:${fn.name}`);
-    if (!run) return { target_file_name: file, function: fn.name, judge: 'undetermined' as const, errors: 'no entry point was written for this function' };
-    if (run.exitCode === 0 && !run.timedOut) return { target_file_name: file, function: fn.name, judge: 'correct' as const, errors: 'None' };
-    const where = failingFunction(run.stderrTail);
-    const elementNames = new Set(structure.elementFunctions.map((f) => f.name));
-    // A crash inside the function under test (or a library it calls) condemns it; a crash in the entry point or a background function is the harness's fault.
-    const inTarget = where === fn.name || (where !== undefined && !elementNames.has(where) && where !== 'main' && !where.includes('verifier'));
-    const judge = run.timedOut ? ('undetermined' as const) : inTarget ? ('wrong' as const) : ('undetermined' as const);
-    return { target_file_name: file, function: fn.name, judge, errors: run.timedOut ? `timed out after ${run.durationMs} ms` : `${where ? `failed in ${where}: ` : ''}${lastError(run.stderrTail)}` };
+    if (!entry) return { ...base, judge: 'undetermined' as const, errors: 'no entry point was written for this function' };
+    const built = unitHarnessFor(structure, fn.name, entry, input.profile ?? '', input.summary.language);
+    if (!built.harness) return { ...base, judge: 'undetermined' as const, errors: built.problem!, entry: entry.main };
+    if (!run) return { ...base, judge: 'undetermined' as const, errors: 'the harness was not run', entry: entry.main };
+    const v = judgeUnitRun({ target: fn.name, harness: built.harness, entryCallsTarget: entryCallsTarget(entry, fn.name, input.summary.language), elementFunctions: elementNames, run });
+    return { ...base, judge: v.judge, errors: v.errors, ...(v.blame ? { blame: v.blame } : {}), ...(v.judge === 'undetermined' ? { entry: entry.main } : {}) };
   });
 
   const byRun = new Map<string, RunDigest[]>();
@@ -133,20 +191,26 @@ export async function judgeProgramming(
       highest = l.level;
       for (const f of l.introduces) if (!successful.includes(f)) successful.push(f);
     }
+    const blame = failed ? levelBlame(failed.run, integrationLevelFileName(rf.name, failed.level, input.summary.language), elementNames) : undefined;
+    const introduced = failed ? failed.introduces.join(', ') || 'the newly introduced call' : '';
     return {
       run_function: rf.name,
       error_analysis: failed
-        ? `The integration test failed at level-${failed.level} because ${failed.introduces.join(', ') || 'the newly introduced call'}, newly introduced at this level, failed: ${lastError(failed.run.stderrTail)}`
+        ? failed.run.timedOut
+          ? `The integration test timed out at level-${failed.level} (which introduces ${introduced}) after ${failed.run.durationMs} ms`
+          : `The integration test failed at level-${failed.level} (which introduces ${introduced})${blame ? ` in ${blame}` : ''}: ${lastError(failed.run.stderrTail)}`
         : 'None',
+      ...(blame ? { blame } : {}),
       correct_ratio: total ? highest / total : 1,
       successful_element_functions: successful,
       failed_level: failed ? failed.level : null,
     };
   });
-  const unitAccuracy = judge_result.length ? judge_result.filter((j) => j.judge === 'correct').length / judge_result.length : 1;
+  const determined = judge_result.filter((j) => j.judge !== 'undetermined');
+  const unitAccuracy = determined.length ? determined.filter((j) => j.judge === 'correct').length / determined.length : 1;
   const integrationAccuracy = run_functions.length ? run_functions.reduce((s, r) => s + r.correct_ratio, 0) / run_functions.length : 1;
   const executable = input.fullRun.exitCode === 0 && !input.fullRun.timedOut;
-  const body = { iteration: input.iteration, judge_result, correct_ratio: unitAccuracy, run_functions, ave_correct_ratio: integrationAccuracy, untested, executable, full_run: { exitCode: input.fullRun.exitCode, stderrTail: input.fullRun.stderrTail.slice(-2000) } };
+  const body = { iteration: input.iteration, judge_result, correct_ratio: unitAccuracy, run_functions, ave_correct_ratio: integrationAccuracy, untested, executable, full_run: { exitCode: input.fullRun.exitCode, stderrTail: lastLines(input.fullRun.stderrTail, 40) } };
   const reportRef = await store.putJson(body, `programming-report-${input.iteration}.json`);
   return { iteration: input.iteration, judge_result, run_functions, untested, unitAccuracy, integrationAccuracy, executable, fullRunError: executable ? undefined : lastError(input.fullRun.stderrTail), reportRef };
 }

@@ -92,3 +92,29 @@ export function buildUnitHarness(input: UnitHarnessRequest): HarnessScript {
 
   return { fileName: unitHarnessFileName(target, language), source: `${sections.join('\n\n\n')}\n` };
 }
+
+/** The parts a unit harness is assembled from; a failure's innermost harness frame falls in one. */
+export type HarnessPart = 'preamble' | 'topLevel' | 'background' | 'underTest' | 'dependencies' | 'workflow';
+
+const PART_OF_BANNER: Record<string, HarnessPart> = {
+  [BANNER.background]: 'background',
+  [BANNER.underTest]: 'underTest',
+  [BANNER.dependencies]: 'dependencies',
+  [BANNER.topLevel]: 'topLevel',
+  [BANNER.workflow]: 'workflow',
+};
+
+/**
+ * The part each line of a harness built by buildUnitHarness belongs to (1-based lines; index 0
+ * unused). The builder writes one banner per part, so the map is read back from them; the Julia
+ * banners are the same comment lines.
+ */
+export function harnessParts(source: string): HarnessPart[] {
+  const parts: HarnessPart[] = ['preamble'];
+  let current: HarnessPart = 'preamble';
+  for (const line of source.split('\n')) {
+    current = PART_OF_BANNER[line.trim()] ?? current;
+    parts.push(current);
+  }
+  return parts;
+}

@@ -1,0 +1,53 @@
+// The verdict of one unit test, read from where it failed (paper: "wrong" when the function under
+// test is at fault, "undetermined" when the test itself is). The innermost traceback frame inside the
+// harness tells which part of the harness the failure is in: the function under test or a script
+// function it calls → the script is wrong; the entry point or a background function → the harness
+// (the test writer's) fault, whatever the exception (NameError of a missing background, TypeError of a
+// bad call, ImportError…). Library frames below the harness only say what failed, not whose fault.
+import { lastLines } from '../../lib/verification/suspects.js';
+import { framesIn, tracebackFrames } from './traceback.js';
+import { harnessParts } from './unit-harness.js';
+
+export type UnitJudge = 'correct' | 'wrong' | 'undetermined';
+
+export interface UnitVerdict {
+  judge: UnitJudge;
+  errors: string;
+  /** The element (or script) function a wrong verdict names. */
+  blame?: string;
+}
+
+/** Lines of a failure shown in reports and prompts: the traceback's own last lines, whole. */
+export const ERROR_LINES = 12;
+
+export function judgeUnitRun(input: {
+  target: string;
+  harness: { fileName: string; source: string };
+  /** Whether the entry point calls (or passes on) the function under test at all. */
+  entryCallsTarget: boolean;
+  /** The script's element functions, and all its functions (element, run_, helpers). */
+  elementFunctions: ReadonlySet<string>;
+  run: { exitCode: number | null; timedOut: boolean; durationMs: number; stderrTail: string };
+}): UnitVerdict {
+  const { target, run } = input;
+  const notCalled = `the entry point never calls ${target}, so it tests nothing; call ${target} from main`;
+  if (run.timedOut) return { judge: 'undetermined', errors: `timed out after ${run.durationMs} ms: build smaller inputs in the entry point` };
+  if (run.exitCode === 0) return input.entryCallsTarget ? { judge: 'correct', errors: 'None' } : { judge: 'undetermined', errors: notCalled };
+  const tail = lastLines(run.stderrTail, ERROR_LINES);
+  const frames = framesIn(tracebackFrames(run.stderrTail), input.harness.fileName);
+  const innermost = frames[frames.length - 1];
+  if (!innermost) return { judge: 'undetermined', errors: `the harness failed (exit ${run.exitCode}) without a traceback into it:\n${tail}` };
+  const parts = harnessParts(input.harness.source);
+  const part = parts[innermost.line] ?? 'workflow';
+  if (part === 'underTest' || part === 'dependencies') {
+    // Name the innermost element function among the script's frames (a helper's frame names itself).
+    const scriptFrames = frames.filter((f) => parts[f.line] === 'underTest' || parts[f.line] === 'dependencies');
+    const element = [...scriptFrames].reverse().find((f) => input.elementFunctions.has(f.fn));
+    const blame = element?.fn ?? (part === 'underTest' ? target : innermost.fn);
+    return { judge: 'wrong', blame, errors: `failed in ${blame}:\n${tail}` };
+  }
+  if (part === 'preamble' || part === 'topLevel') return { judge: 'wrong', blame: target, errors: `failed in the script's top-level code (imports or constants), before ${target} ran:\n${tail}` };
+  if (!input.entryCallsTarget) return { judge: 'undetermined', errors: `${notCalled}; it failed in the harness:\n${tail}` };
+  const where = part === 'background' ? `the background function ${innermost.fn}` : `the entry point (${innermost.fn})`;
+  return { judge: 'undetermined', errors: `the test harness failed in ${where}, not in ${target}:\n${tail}` };
+}
