@@ -8,8 +8,8 @@ import { RubricLeafSummary, RubricTree } from './rubric.js';
 export const Topic = z.enum(['dmrg', 'nqs', 'qsim', 'dft']);
 export type Topic = z.infer<typeof Topic>;
 
-/** What a task's `topic` field may say: a canonical name or the dataset folder name (nnwf = nqs, qcmb = qsim). */
-export const TopicName = z.enum(['dmrg', 'nqs', 'qsim', 'dft', 'nnwf', 'qcmb']);
+/** What a task's `topic` field may say: a canonical name or the dataset folder name (nnwf = nqs, qcmb = qsim, dft_qc = dft). */
+export const TopicName = z.enum(['dmrg', 'nqs', 'qsim', 'dft', 'nnwf', 'qcmb', 'dft_qc']);
 export type TopicName = z.infer<typeof TopicName>;
 
 const text = z.string().min(1, 'must be a non-empty string');
@@ -101,6 +101,8 @@ export const CompanionFile = z.object({
   path: z.string().nullable(),
   found: z.boolean(),
   text: z.string().optional(),
+  /** When not found: every path that was tried, in order. */
+  tried: z.array(z.string()).optional(),
 });
 export type CompanionFile = z.infer<typeof CompanionFile>;
 
@@ -137,6 +139,8 @@ export const LoadedTask = z.object({
   file: z.string(),
   task: Task,
   source: CompanionFile,
+  /** dft tasks of QMP-Bench: the article's calculation protocol (ORCA inputs); `calculations` when it loaded. */
+  protocol: CompanionFile.extend({ calculations: z.number().int().optional() }),
   digest: CompanionFile,
   reference: CompanionFile,
   rubric: RubricStatus,

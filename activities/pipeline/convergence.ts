@@ -7,6 +7,7 @@ import { replaceMain, verifyElementFunctionsUnchanged } from '../../runners/harn
 import { parseScript } from '../../runners/structure/index.js';
 import { agentOutputSchemas } from '../../schemas/agent-outputs.js';
 import { parseTolerance } from '../../lib/tasks/truth.js';
+import { DEFAULT_CONVERGENCE_TOLERANCE } from '../../lib/tasks/convergence-default.js';
 import { readAnswer, type AnswerRef } from './answers.js';
 import { observedNumbers } from './assertions.js';
 import { extensionOf, loadStructure } from './script-summary.js';
@@ -44,7 +45,7 @@ export async function buildConvergenceJob(
 
 /** Largest change between two values of the monitored quantity, measured as the criterion says (default: absolute 1e-3). */
 export function convergenceDelta(criteria: string, value: number[], previous: number[]): { delta: number; converged: boolean; reason: string } {
-  const tol = parseTolerance(criteria) ?? { type: 'absolute' as const, value: 1e-3, stated: false };
+  const tol = parseTolerance(criteria) ?? DEFAULT_CONVERGENCE_TOLERANCE;
   const deltas = value.map((o, i) => (tol.type === 'relative' ? Math.abs(o - previous[i]!) / Math.max(Math.abs(previous[i]!), 1e-12) : Math.abs(o - previous[i]!)));
   const delta = Math.max(...deltas);
   const converged = delta <= tol.value;

@@ -9,6 +9,7 @@ import { planSubstitution } from '../../lib/toolchains/substitution.js';
 import { adaptRubricLeaves } from '../../lib/toolchains/rubric-adaptation.js';
 import type { ToolchainStatus } from '../../schemas/toolchain.js';
 import { assertNoTruthLeak } from './truth-leak-check.js';
+import { protocolForAuthor } from './protocol-source.js';
 
 const JULIA_PROFILES = new Set(['itensors']);
 
@@ -27,13 +28,17 @@ export async function prepareTask(store: ArtifactStore, input: PrepareInput, ava
   const plan = planSubstitution({ User_requests: request, topic: loaded.topic, id: loaded.id }, { toolchain: input.toolchain ?? (t.toolchain as string | undefined) }, await available());
   if (!plan.ok) throw new BadInputError(plan.message, loaded.file);
   const chosen = plan.profile;
-  const finalRequest = plan.substituted ? plan.rewrittenRequest : request;
+  // dft_qc: the article's ORCA protocol joins the source; with a substitute, its translation table too.
+  const protocol = await protocolForAuthor(store, loaded, plan);
+  const finalRequest = (plan.substituted ? plan.rewrittenRequest : request) + (protocol?.requestNote ?? '');
   const substitution: TaskContext['substitution'] = plan.substituted
-    ? { substituted: true, original: plan.original, note: plan.note, adaptedLeaves: [] }
+    ? { substituted: true, original: plan.original, note: plan.note + (protocol?.substitutionNote ?? ''), adaptedLeaves: [] }
     : { substituted: false, adaptedLeaves: [] };
   // The article's TeX when published, else our digest of it (the loader reports the digest's path, not its text).
   const sourceText = loaded.source.found ? loaded.source.text : loaded.digest.found && loaded.digest.path ? await readFile(loaded.digest.path, 'utf8') : undefined;
-  const sourceRef = sourceText ? await store.put(sourceText, { name: loaded.source.found ? 'source.tex' : 'digest.md', mediaType: 'text/plain' }) : undefined;
+  const authorSource = [sourceText, protocol?.document].filter((x): x is string => Boolean(x)).join('\n\n');
+  const sourceName = sourceText ? (loaded.source.found ? 'source.tex' : 'digest.md') : 'protocol.md';
+  const sourceRef = authorSource ? await store.put(authorSource, { name: protocol?.document && sourceText ? `${sourceName}+protocol` : sourceName, mediaType: 'text/plain' }) : undefined;
 
   const leaves = loaded.rubric.leaves ?? [];
   const adapted = adaptRubricLeaves(leaves.map((l) => ({ index: l.index, issue: l.issue, category: l.category, effectiveWeight: l.effectiveWeight, weight: l.weight })), plan);
@@ -59,7 +64,8 @@ export async function prepareTask(store: ArtifactStore, input: PrepareInput, ava
     request: finalRequest,
     substitution,
     sourceRef,
-    sourceKind: loaded.source.found ? 'tex' : loaded.digest.found ? 'digest' : 'none',
+    sourceKind: loaded.source.found ? 'tex' : loaded.digest.found ? 'digest' : protocol?.document ? 'protocol' : 'none',
+    ...(protocol ? { protocol: protocol.context } : {}),
     rubric: {
       available: rubricAvailable,
       file: loaded.rubric.path ?? undefined,

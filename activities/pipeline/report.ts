@@ -7,6 +7,7 @@ import type { ArtifactStore } from '../artifacts/store.js';
 import type { ArtifactRef } from '../../schemas/artifact.js';
 import type { AssertionVerdict, ConvergenceOutcome, ProgrammingReport, RepairOutcome, RubricOutcome, RunDigest, TaskContext } from '../../schemas/pipeline.js';
 import { stateDir } from '../../lib/paths.js';
+import { protocolReport } from './report-protocol.js';
 
 export interface ReportInput {
   workflowId: string;
@@ -44,6 +45,7 @@ export async function writeReport(store: ArtifactStore, input: ReportInput): Pro
     ctx.substitution.substituted ? ctx.substitution.note : undefined,
     input.progress.scripted ? 'Produced with the scripted model (recorded/hand-written LLM answers); execution, verification and metrics are real.' : undefined,
   ].filter(Boolean) as string[];
+  const protocol = await protocolReport(store, ctx);
   const stageTimes = input.progress.timings.map((t) => ({ stage: t.stage, seconds: ((t.endedAt ?? t.startedAt) - t.startedAt) / 1000 }));
   const diffs = await Promise.all(input.repairs.map(async (r) => ({ stage: r.stage, iteration: r.iteration, changed: r.outcome.changedFunctions, suggestions: r.suggestions, diff: await store.getText(r.outcome.diffRef) })));
   const finalScript = input.finalScriptRef ? await store.getText(input.finalScriptRef) : undefined;
@@ -54,7 +56,7 @@ export async function writeReport(store: ArtifactStore, input: ReportInput): Pro
     version: 1,
     notices: firstLine,
     workflowId: input.workflowId,
-    task: { id: ctx.taskId, topic: ctx.topic, figure: ctx.figure, profile: ctx.profile, request: ctx.request, substitution: ctx.substitution, rubricFile: ctx.rubric.file },
+    task: { id: ctx.taskId, topic: ctx.topic, figure: ctx.figure, profile: ctx.profile, request: ctx.request, substitution: ctx.substitution, rubricFile: ctx.rubric.file, protocol: protocol.json },
     status: input.status,
     message: input.message,
     stageReached: input.stageReached,
@@ -93,6 +95,7 @@ ${firstLine.map((l) => `<p class="notice">${esc(l)}</p>`).join('')}
 <p>Workflow <code>${esc(input.workflowId)}</code>; topic ${esc(ctx.topic)}; toolchain ${esc(ctx.profile)}; stage reached: ${esc(input.stageReached)}.</p>
 ${ctx.substitution.substituted ? `<h2>Toolchain substitution</h2><p>Request given to the Author:</p><pre id="adapted-request">${esc(ctx.request)}</pre>
 <table id="adapted-rubric"><tr><th>rubric issue</th><th>original</th><th>adapted for ${esc(ctx.profile)}</th></tr>${ctx.substitution.adaptedLeaves.map((l) => `<tr><td>${l.index}</td><td>${esc(l.from)}</td><td>${esc(l.to)}</td></tr>`).join('')}</table>` : ''}
+${protocol.html}
 <h2>Figure</h2>${figureB64 ? `<img id="figure" alt="reproduced figure" style="max-width:700px" src="data:image/png;base64,${figureB64}">` : '<p>No figure was produced.</p>'}
 <h2>Verdicts</h2><table id="verdicts"><tr><th>stage</th><th>test</th><th>verdict</th><th>evidence</th></tr>${progRows.join('')}${sciRows.join('')}${convRows.join('')}</table>
 <h2>Repairs</h2>${diffs.map((d) => `<h3>${esc(d.stage)} iteration ${d.iteration}: ${esc(d.changed.join(', '))}</h3><ul>${d.suggestions.map((s) => `<li>${esc(s)}</li>`).join('')}</ul><pre>${esc(d.diff)}</pre>`).join('') || '<p>None.</p>'}

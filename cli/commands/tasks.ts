@@ -4,6 +4,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { BadInputError } from '../../lib/errors.js';
 import { loadDataset, type LoadedDataset } from '../../lib/tasks/dataset.js';
+import { escapeInvisible } from '../../lib/tasks/invisible.js';
 import { formatProblem } from '../../lib/tasks/problems.js';
 import { validationReport, type TaskValidationLine, type ValidationReport } from '../../lib/tasks/validation-report.js';
 
@@ -100,7 +101,7 @@ function printReport(report: ValidationReport, out: (line: string) => void): voi
   const width = (f: (l: TaskValidationLine) => string) => Math.max(0, ...report.tasks.map((l) => f(l).length));
   const idW = width((l) => l.id);
   const topicW = width((l) => l.topic ?? '?');
-  const figW = width((l) => l.figure ?? '?');
+  const figW = width((l) => figure(l));
   const rubricW = width(rubricColumn);
   for (const l of report.tasks) out(formatLine(l, [idW, topicW, figW, rubricW]));
   for (const r of report.rubricFiles.filter((r) => r.referencedBy.length === 0)) {
@@ -112,6 +113,7 @@ function printReport(report: ValidationReport, out: (line: string) => void): voi
   out(
     `${s.taskFiles} task files (${topics}): ${s.valid} valid, ${s.invalid} invalid; ` +
       `source found ${s.sourceFound}, not published ${s.sourceNotPublished}; ` +
+      (s.protocolFound + s.protocolNotPublished > 0 ? `protocol found ${s.protocolFound}, not published ${s.protocolNotPublished}; ` : '') +
       `rubric ok ${s.rubric.ok}, NormCheck failed ${s.rubric['NormCheck failed']}, invalid ${s.rubric.invalid}, not published ${s.rubric['not published']}; ` +
       `${s.errors} errors, ${s.warnings} warnings`,
   );
@@ -119,11 +121,17 @@ function printReport(report: ValidationReport, out: (line: string) => void): voi
 }
 
 function formatLine(l: TaskValidationLine, [idW, topicW, figW, rubricW]: number[]): string {
-  const head = `${l.id.padEnd(idW!)}  ${(l.topic ?? '?').padEnd(topicW!)}  ${(l.figure ?? '?').padEnd(figW!)}`;
+  const head = `${l.id.padEnd(idW!)}  ${(l.topic ?? '?').padEnd(topicW!)}  ${figure(l).padEnd(figW!)}`;
   if (!l.counts) return `${head}  INVALID (see errors below)`;
   const source = `source ${l.source}`;
   const cases = `limiting ${l.counts.limitingCases}, convergence ${l.counts.convergenceCases}, scientific ${l.counts.scientificResults}`;
-  return `${head}  ${source.padEnd('source not published'.length)}  ${rubricColumn(l).padEnd(rubricW!)}  ${cases}`;
+  const protocol = l.protocol === null ? '' : l.protocol === 'found' ? '  protocol found' : `  protocol not published (tried ${l.protocolTried.join(', ')})`;
+  return `${head}  ${source.padEnd('source not published'.length)}  ${rubricColumn(l).padEnd(rubricW!)}  ${cases}${protocol}`;
+}
+
+/** The figure name as a reader can check it: invisible characters (published in some names) escaped. */
+function figure(l: TaskValidationLine): string {
+  return l.figure === null ? '?' : escapeInvisible(l.figure);
 }
 
 function rubricColumn(l: TaskValidationLine): string {

@@ -7,6 +7,7 @@ import { errorAt } from '../tasks/problems.js';
 import { flattenRubric } from './flatten.js';
 import { normCheck, NORM_CHECK_TOLERANCE } from './norm-check.js';
 import { parseRubric } from './parse.js';
+import { rubricSectionWarnings } from './sections.js';
 
 export interface LoadedRubric {
   tree?: RubricTree;
@@ -22,16 +23,17 @@ export async function loadRubricFile(file: string): Promise<LoadedRubric> {
   if (!parsed.ok) return { problems: parsed.problems };
   const leaves = flattenRubric(parsed.data);
   const check = normCheck(leaves);
-  const problems = check.ok
-    ? []
-    : [
+  const problems = rubricSectionWarnings(parsed.data, file);
+  if (!check.ok) {
+    problems.push(
         errorAt(
           file,
           `NormCheck failed: the effective leaf weights (products along each path) sum to ${round(check.total)}, ` +
             `expected 1 within ${NORM_CHECK_TOLERANCE}; fix the weights of the categories or leaves`,
           'children',
         ),
-      ];
+    );
+  }
   return { tree: parsed.data, leaves, normCheck: check, problems };
 }
 

@@ -1,15 +1,18 @@
-// Candidate paths of a task's companion files (TeX source, digest, reference solution, rubric) in its
-// layout. Paths come from the task file, so each is checked to stay inside the dataset (or our repo):
+// Candidate paths of a task's companion files (TeX source, calculation protocol, digest, reference
+// solution, rubric) in its layout. Paths come from the task file, so each is checked to stay inside the dataset (or our repo):
 // a task must not make us read, and pass to an LLM, an arbitrary file.
 import path from 'node:path';
 import { dataDir, repoRoot } from '../paths.js';
 import type { Task, Topic } from '../../schemas/task.js';
 import { isInside, type TaskLocation } from './layout.js';
+import { articleFileStems } from './article-names.js';
 import { topicNames } from './topics.js';
 
 export interface CompanionPaths {
   /** Candidates in order of preference; empty when the layout has nowhere to look. */
   source: string[];
+  /** dft tasks: the article's ORCA inputs (`<topic>/<pdf_path>/<name>.json`), beside the TeX. */
+  protocol: string[];
   digest: string[];
   reference: string[];
   rubric: string[];
@@ -23,7 +26,7 @@ export interface CompanionOptions {
 }
 
 export function companionPaths(task: Task, loc: TaskLocation, topic: Topic | undefined, opts: CompanionOptions = {}): CompanionPaths {
-  const out: CompanionPaths = { source: [], digest: [], reference: [], rubric: [], escapes: [] };
+  const out: CompanionPaths = { source: [], protocol: [], digest: [], reference: [], rubric: [], escapes: [] };
   const root = loc.root;
   const folders = unique([loc.topicFolder, ...(topic ? topicNames(topic) : [])]);
   const ourPapers = opts.papersDir ?? path.join(dataDir, 'papers');
@@ -35,7 +38,13 @@ export function companionPaths(task: Task, loc: TaskLocation, topic: Topic | und
   };
 
   if (loc.layout === 'qmp-bench' && root !== null) {
-    if (loc.topicFolder) add(out.source, 'pdf_path', path.join(root, loc.topicFolder, task.pdf_path, `${task.pdf_name}.tex`));
+    if (loc.topicFolder) {
+      // The authors name some articles' files differently from the task (jacs.5b10819 → ja5b10819.json).
+      const dir = path.join(root, loc.topicFolder, task.pdf_path);
+      const stems = articleFileStems(task.pdf_name);
+      for (const stem of stems) add(out.source, 'pdf_path', path.join(dir, `${stem}.tex`));
+      if (topic === 'dft') for (const stem of stems) add(out.protocol, 'pdf_path', path.join(dir, `${stem}.json`));
+    }
     for (const f of folders) add(out.rubric, 'rubrics_name', path.join(root, 'Rubrics', f, task.rubrics_name));
     add(out.digest, 'pdf_name', path.join(ourPapers, `${task.pdf_name}.md`));
   } else if (loc.layout === 'physvec' && root !== null) {
@@ -51,6 +60,7 @@ export function companionPaths(task: Task, loc: TaskLocation, topic: Topic | und
   out.digest.unshift(...explicitDigest);
   if (task.reference !== undefined) add(out.reference, 'reference', path.resolve(base, task.reference));
   out.source = unique(out.source);
+  out.protocol = unique(out.protocol);
   out.rubric = unique(out.rubric);
   out.digest = unique(out.digest);
   return out;

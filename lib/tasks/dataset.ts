@@ -8,7 +8,7 @@ import type { DatasetLayout, LoadedTask, NormCheckResult, Problem } from '../../
 import { loadRubricFile, type LoadedRubric } from '../rubrics/load.js';
 import { detectRootLayout, isDirectory, physvecRootOf } from './layout.js';
 import { inspectTaskFile, type LoadTaskOptions } from './load-task.js';
-import { formatProblem } from './problems.js';
+import { formatProblem, warningAt } from './problems.js';
 
 export interface RubricFileStatus {
   file: string;
@@ -45,12 +45,14 @@ export async function loadDataset(datasetRoot: string, opts: LoadDatasetOptions 
     );
   }
   const root = layout === 'physvec' ? physvecRootOf(given) : given;
-  const taskFiles = layout === 'physvec' ? await jsonFilesIn(path.join(root, 'data', 'tasks'), 1) : await qmpTaskFiles(root);
+  const taskDirs = layout === 'physvec' ? await subfoldersOf(path.join(root, 'data', 'tasks')) : await qmpTaskDirs(root);
+  const taskFiles = (await Promise.all(taskDirs.map((d) => jsonFilesIn(d, 0)))).flat();
 
   const rubricCache = new Map<string, Promise<LoadedRubric>>();
   const inspected = await Promise.all(taskFiles.map((f) => inspectTaskFile(f, { ...opts, datasetRoot: root, rubricCache })));
   const tasks = inspected.flatMap((r) => (r.task ? [r.task] : []));
   const problems = inspected.flatMap((r) => r.problems);
+  for (const dir of taskDirs) problems.push(...(await directoriesNamedLikeTaskFiles(dir)));
 
   const rubricFiles: RubricFileStatus[] = [];
   const allRubricFiles = layout === 'physvec' ? await rubricFilesIn(path.join(root, 'rubrics')) : await rubricFilesIn(path.join(root, 'Rubrics'));
@@ -63,7 +65,7 @@ export async function loadDataset(datasetRoot: string, opts: LoadDatasetOptions 
       problems.push(...(await pending).problems);
     }
     const r = await pending;
-    const status: RubricFileStatus = { file, referencedBy, valid: r.tree !== undefined && r.problems.length === 0 };
+    const status: RubricFileStatus = { file, referencedBy, valid: r.tree !== undefined && !r.problems.some((p) => p.severity === 'error') };
     if (r.leaves) status.leaves = r.leaves.length;
     if (r.normCheck) status.normCheck = r.normCheck;
     rubricFiles.push(status);
@@ -71,14 +73,27 @@ export async function loadDataset(datasetRoot: string, opts: LoadDatasetOptions 
   return { root, layout, taskFiles, tasks, rubricFiles, problems: dedupe(problems) };
 }
 
-async function qmpTaskFiles(root: string): Promise<string[]> {
+/** `<root>/<topic>/tasks` folders of a QMP-Bench root, in natural order. */
+async function qmpTaskDirs(root: string): Promise<string[]> {
   const out: string[] = [];
   for (const folder of await subdirectories(root)) {
     if (folder === 'Rubrics') continue;
     const tasksDir = path.join(root, folder, 'tasks');
-    if (await isDirectory(tasksDir)) out.push(...(await jsonFilesIn(tasksDir, 0)));
+    if (await isDirectory(tasksDir)) out.push(tasksDir);
   }
   return out;
+}
+
+async function subfoldersOf(dir: string): Promise<string[]> {
+  return (await isDirectory(dir)) ? (await subdirectories(dir)).map((d) => path.join(dir, d)) : [];
+}
+
+/** A folder called `task_x.json` among task files is skipped by the scan; say so, it was probably meant as a file. */
+async function directoriesNamedLikeTaskFiles(dir: string): Promise<Problem[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  return entries
+    .filter((e) => e.isDirectory() && e.name.toLowerCase().endsWith('.json'))
+    .map((e) => warningAt(path.join(dir, e.name), 'is a directory named like a task file; it was skipped (a task is a JSON file: move its content into a file of that name, or rename the directory)'));
 }
 
 /** Rubric files one folder down (`<dir>/<topic>/*.json`) plus, for our own suite, `<dir>/*.json`. */

@@ -1,7 +1,7 @@
 // Reads a JSON input file the way the published dataset needs: UTF-8 (non-ASCII allowed), an optional
 // BOM, Windows line endings. Failures come back as problems naming the file and, for syntax errors,
 // the line and column.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { jsonSyntaxErrorOffset } from './json-syntax.js';
 import { errorAt } from './problems.js';
 import type { Problem } from '../../schemas/task.js';
@@ -14,11 +14,25 @@ export interface JsonFileContent {
 
 export type JsonFileResult = ({ ok: true } & JsonFileContent) | { ok: false; problem: Problem };
 
+export interface ReadJsonOptions {
+  /** Refuse files larger than this (checked before reading), naming the limit. */
+  maxBytes?: number;
+  /** What the file is, for the size message ("task file"). */
+  what?: string;
+}
+
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-export async function readJsonFile(file: string): Promise<JsonFileResult> {
+export async function readJsonFile(file: string, opts: ReadJsonOptions = {}): Promise<JsonFileResult> {
   let bytes: Buffer;
   try {
+    if (opts.maxBytes !== undefined) {
+      const { size } = await stat(file);
+      if (size > opts.maxBytes) {
+        const what = opts.what ?? 'JSON file';
+        return { ok: false, problem: errorAt(file, `is ${formatBytes(size)}, over the ${formatBytes(opts.maxBytes)} limit for a ${what}; check that this is the right file (a ${what} is a few kB of text) and move large content out of it`) };
+      }
+    }
     bytes = await readFile(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -53,4 +67,10 @@ function describeSyntaxError(err: Error, text: string): string {
   const line = before.split('\n').length;
   const column = pos - before.lastIndexOf('\n');
   return `${reason} at line ${line} column ${column}`;
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${Number((n / (1024 * 1024)).toFixed(1))} MiB`;
+  if (n >= 1024) return `${Number((n / 1024).toFixed(1))} KiB`;
+  return `${n} bytes`;
 }

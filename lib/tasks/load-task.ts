@@ -5,12 +5,17 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Task, type CompanionFile, type LoadedTask, type Problem, type RubricStatus, type Topic } from '../../schemas/task.js';
 import { loadRubricFile, type LoadedRubric } from '../rubrics/load.js';
+import { loadProtocolFile } from '../protocols/load-protocol.js';
 import { companionPaths, type CompanionOptions } from './companions.js';
 import { readJsonFile } from './json-file.js';
 import { isFile, locateTaskFile } from './layout.js';
 import { errorAt, throwIfErrors, warningAt } from './problems.js';
 import { canonicalTopic, describeKnownTopics } from './topics.js';
+import { taskWarnings } from './task-warnings.js';
 import { validateWith } from './zod-problems.js';
+
+/** Published task files are 1–3 kB; one this large is not a task file (and would flood every prompt). */
+export const TASK_FILE_MAX_BYTES = 1024 * 1024;
 
 export interface LoadTaskOptions extends CompanionOptions {
   /** Dataset root; by default found by walking up from the task file. */
@@ -30,12 +35,12 @@ export interface InspectedTaskFile {
 /** Loads a task file and collects every problem instead of throwing. */
 export async function inspectTaskFile(taskFile: string, opts: LoadTaskOptions = {}): Promise<InspectedTaskFile> {
   const file = path.resolve(taskFile);
-  const read = await readJsonFile(file);
+  const read = await readJsonFile(file, { maxBytes: TASK_FILE_MAX_BYTES, what: 'task file' });
   if (!read.ok) return { problems: [read.problem] };
   const valid = validateWith(Task, read.value, file);
   if (!valid.ok) return { problems: valid.problems };
   const task = valid.data;
-  const problems: Problem[] = [];
+  const problems: Problem[] = taskWarnings(task, file);
   const id = path.basename(file, path.extname(file));
   if (task.id !== undefined && task.id !== id) {
     problems.push(warningAt(file, `"${task.id}" differs from the file name; the task id is the file stem "${id}"`, 'id'));
@@ -49,11 +54,18 @@ export async function inspectTaskFile(taskFile: string, opts: LoadTaskOptions = 
   for (const e of paths.escapes) {
     problems.push(errorAt(file, `resolves to ${e.resolved}, outside the dataset root and the physvec repository; use a path inside them`, e.field));
   }
-  const [source, digest, reference] = await Promise.all([
+  const [source, protocolFile, digest, reference] = await Promise.all([
     firstExisting(paths.source, opts.sourceText === true),
+    firstExisting(paths.protocol, false),
     firstExisting(paths.digest, false),
     firstExisting(paths.reference, false),
   ]);
+  const protocol: LoadedTask['protocol'] = { ...protocolFile };
+  if (protocolFile.found && protocolFile.path) {
+    const p = await loadProtocolFile(protocolFile.path);
+    problems.push(...p.problems);
+    if (p.protocol) protocol.calculations = p.protocol.orca_inputs.length;
+  }
   if (task.digest !== undefined && !digest.found) problems.push(errorAt(file, `digest file not found: ${paths.digest[0] ?? task.digest}`, 'digest'));
   if (task.reference !== undefined && !reference.found) {
     problems.push(errorAt(file, `reference solution not found: ${paths.reference[0] ?? task.reference}`, 'reference'));
@@ -71,6 +83,7 @@ export async function inspectTaskFile(taskFile: string, opts: LoadTaskOptions = 
       file,
       task,
       source,
+      protocol,
       digest,
       reference,
       rubric: rubric.status,
@@ -122,7 +135,7 @@ async function firstExisting(candidates: readonly string[], withText: boolean): 
   for (const p of candidates) {
     if (await isFile(p)) return withText ? { path: p, found: true, text: await readFile(p, 'utf8') } : { path: p, found: true };
   }
-  return { path: candidates[0] ?? null, found: false };
+  return { path: candidates[0] ?? null, found: false, tried: [...candidates] };
 }
 
 async function loadRubricStatus(

@@ -1,4 +1,4 @@
-// Topic names: ours are the paper's (dmrg, nqs, qsim) plus dft; QMP-Bench's folders say nnwf and qcmb.
+// Topic names: ours are the paper's (dmrg, nqs, qsim, dft); QMP-Bench's folders say nnwf, qcmb and dft_qc.
 // Both spellings are accepted everywhere and mapped both ways.
 import type { Topic } from '../../schemas/task.js';
 
@@ -9,10 +9,11 @@ const ALIASES: Readonly<Record<string, Topic>> = {
   qsim: 'qsim',
   qcmb: 'qsim',
   dft: 'dft',
+  dft_qc: 'dft',
 };
 
-/** The folder name QMP-Bench uses for each topic (dft is ours only and keeps its name). */
-const DATASET_FOLDER: Readonly<Record<Topic, string>> = { dmrg: 'dmrg', nqs: 'nnwf', qsim: 'qcmb', dft: 'dft' };
+/** The folder name QMP-Bench uses for each topic. */
+const DATASET_FOLDER: Readonly<Record<Topic, string>> = { dmrg: 'dmrg', nqs: 'nnwf', qsim: 'qcmb', dft: 'dft_qc' };
 
 export const TOPIC_ALIASES = ALIASES;
 
@@ -31,5 +32,5 @@ export function topicNames(topic: Topic): string[] {
 }
 
 export function describeKnownTopics(): string {
-  return 'dmrg, nqs (= nnwf), qsim (= qcmb), dft';
+  return 'dmrg, nqs (= nnwf), qsim (= qcmb), dft (= dft_qc)';
 }

@@ -15,6 +15,10 @@ export interface TaskValidationLine {
   topicFolder: string | null;
   figure: string | null;
   source: SourceState | null;
+  /** dft tasks of QMP-Bench: the article's ORCA protocol file; null where the layout has none to look for. */
+  protocol: SourceState | null;
+  /** When the protocol (or the source) is not published: the file names tried. */
+  protocolTried: string[];
   rubric: RubricState | null;
   normCheckTotal: number | null;
   counts: TaskCounts | null;
@@ -28,6 +32,8 @@ export interface ValidationSummary {
   byTopic: Record<string, number>;
   sourceFound: number;
   sourceNotPublished: number;
+  protocolFound: number;
+  protocolNotPublished: number;
   rubric: Record<RubricState, number>;
   withLimitingCases: number;
   withConvergenceCases: number;
@@ -57,6 +63,8 @@ export function validationReport(ds: LoadedDataset): ValidationReport {
     byTopic: countBy(ds.tasks.map((t) => t.topic)),
     sourceFound: loaded.filter((l) => l.source === 'found').length,
     sourceNotPublished: loaded.filter((l) => l.source === 'not published').length,
+    protocolFound: loaded.filter((l) => l.protocol === 'found').length,
+    protocolNotPublished: loaded.filter((l) => l.protocol === 'not published').length,
     rubric: { ok: 0, 'NormCheck failed': 0, invalid: 0, 'not published': 0, ...countBy(loaded.map((l) => l.rubric!)) },
     withLimitingCases: loaded.filter((l) => l.counts!.limitingCases > 0).length,
     withConvergenceCases: loaded.filter((l) => l.counts!.convergenceCases > 0).length,
@@ -71,7 +79,7 @@ function lineFor(file: string, t: LoadedTask | undefined, all: readonly Problem[
   const id = path.basename(file, path.extname(file));
   if (!t) {
     const problems = all.filter((p) => p.file === file);
-    return { id, file, valid: false, topic: null, topicFolder: null, figure: null, source: null, rubric: null, normCheckTotal: null, counts: null, problems };
+    return { id, file, valid: false, topic: null, topicFolder: null, figure: null, source: null, protocol: null, protocolTried: [], rubric: null, normCheckTotal: null, counts: null, problems };
   }
   return {
     id: t.id,
@@ -81,6 +89,8 @@ function lineFor(file: string, t: LoadedTask | undefined, all: readonly Problem[
     topicFolder: t.topicFolder,
     figure: t.task.subplot_name,
     source: t.source.found ? 'found' : 'not published',
+    protocol: t.protocol.path === null ? null : t.protocol.found ? 'found' : 'not published',
+    protocolTried: t.protocol.found ? [] : (t.protocol.tried ?? []).map((p) => path.basename(p)),
     rubric: rubricState(t),
     normCheckTotal: t.rubric.normCheck?.total ?? null,
     counts: t.counts,

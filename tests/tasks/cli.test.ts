@@ -24,14 +24,16 @@ test('tasks validate on the published dataset: one line per task, a summary, exi
   assert.equal(code, 0);
   assert.deepEqual(err, []);
   const taskLines = out.filter((l) => l.startsWith('task_'));
-  assert.equal(taskLines.length, 73);
+  assert.equal(taskLines.length, 79);
   const line72 = taskLines.find((l) => l.startsWith('task_dmrg_7_2 '))!;
   assert.match(line72, /^task_dmrg_7_2\s+dmrg\s+Fig\._1_a_right\s+source found\s+rubric ok \(19 leaves, NormCheck total 1\)\s+limiting 6, convergence 1, scientific 0$/);
   assert.match(taskLines.find((l) => l.startsWith('task_qcmb_1_1 '))!, /qsim\s+Fig\._2_a\s+source not published\s+rubric not published\s+limiting 0, convergence 0, scientific 1$/);
+  // dft_qc is the dft topic; its tasks' protocol file is found under the authors' other name (ja5b10819.json).
+  assert.match(taskLines.find((l) => l.startsWith('task_dft_qc_1_1 '))!, /^task_dft_qc_1_1\s+dft\s+Fig\._8_a\s+source not published\s+rubric not published\s+limiting 0, convergence 0, scientific 0  protocol found$/);
   assert.equal(
     out.at(-1),
-    '73 task files (dmrg 35, nqs 18, qsim 20): 73 valid, 0 invalid; source found 35, not published 38; ' +
-      'rubric ok 4, NormCheck failed 0, invalid 0, not published 69; 0 errors, 0 warnings',
+    '79 task files (dft 6, dmrg 35, nqs 18, qsim 20): 79 valid, 0 invalid; source found 35, not published 44; protocol found 6, not published 0; ' +
+      'rubric ok 4, NormCheck failed 0, invalid 0, not published 75; 0 errors, 0 warnings',
   );
 });
 
@@ -42,8 +44,8 @@ test('tasks validate --json prints exactly one JSON document', async (t) => {
   assert.equal(out.length, 1);
   const report = JSON.parse(out[0]!) as ValidationReport;
   assert.equal(report.ok, true);
-  assert.equal(report.summary.taskFiles, 73);
-  assert.deepEqual(report.summary.byTopic, { dmrg: 35, nqs: 18, qsim: 20 });
+  assert.equal(report.summary.taskFiles, 79);
+  assert.deepEqual(report.summary.byTopic, { dft: 6, dmrg: 35, nqs: 18, qsim: 20 });
   assert.equal(report.summary.rubric.ok, 4);
   assert.deepEqual([report.summary.withLimitingCases, report.summary.withConvergenceCases, report.summary.withScientificResults], [7, 5, 2]);
   const t72 = report.tasks.find((x) => x.id === 'task_dmrg_7_2')!;
@@ -94,7 +96,7 @@ test('tasks validate: no dataset at the path is bad input; --run with no referen
       return 0;
     },
   });
-  assert.equal(handed, 73);
+  assert.equal(handed, 79);
   assert.deepEqual([wired.code, wired.out], [0, []]);
 });
 

@@ -14,6 +14,8 @@ test('topic aliases map both ways', () => {
   assert.equal(canonicalTopic('nnwf'), 'nqs');
   assert.equal(canonicalTopic('QCMB'), 'qsim');
   assert.equal(canonicalTopic('dft'), 'dft');
+  assert.equal(canonicalTopic('dft_qc'), 'dft');
+  assert.equal(datasetFolderOf('dft'), 'dft_qc');
   assert.equal(canonicalTopic('toString'), undefined);
   assert.equal(datasetFolderOf('nqs'), 'nnwf');
   assert.equal(datasetFolderOf('qsim'), 'qcmb');
@@ -25,13 +27,17 @@ test('the published dataset loads without a single problem', async (t) => {
   const ds = await loadDataset(DATASET);
   assert.equal(ds.layout, 'qmp-bench');
   assert.deepEqual(ds.problems, []);
-  assert.equal(ds.taskFiles.length, 73);
+  assert.equal(ds.taskFiles.length, 79);
   const count = (topic: string) => ds.tasks.filter((x) => x.topic === topic).length;
-  assert.deepEqual([count('dmrg'), count('nqs'), count('qsim')], [35, 18, 20]);
+  assert.deepEqual([count('dmrg'), count('nqs'), count('qsim'), count('dft')], [35, 18, 20, 6]);
+  assert.deepEqual([...new Set(ds.tasks.filter((x) => x.topic === 'dft').map((x) => x.topicFolder))], ['dft_qc']);
+  // dft_qc: no TeX, but the article's protocol under the authors' naming (jacs.5b10819 → ja5b10819.json).
+  assert.ok(ds.tasks.filter((x) => x.topic === 'dft').every((x) => x.protocol.found && path.basename(x.protocol.path!) === 'ja5b10819.json' && x.protocol.calculations === 4));
+  assert.ok(ds.tasks.filter((x) => x.topic !== 'dft').every((x) => x.protocol.path === null));
   assert.deepEqual([...new Set(ds.tasks.filter((x) => x.topic === 'nqs').map((x) => x.topicFolder))], ['nnwf']);
   // Every dmrg task has its TeX source; no nnwf/qcmb source was published.
   assert.ok(ds.tasks.filter((x) => x.topic === 'dmrg').every((x) => x.source.found));
-  assert.ok(ds.tasks.filter((x) => x.topic !== 'dmrg').every((x) => !x.source.found && x.source.path !== null));
+  assert.ok(ds.tasks.filter((x) => x.topic !== 'dmrg').every((x) => !x.source.found && x.source.path !== null && x.source.tried!.length > 0));
   const withRubric = ds.tasks.filter((x) => x.rubric.found);
   assert.deepEqual(withRubric.map((x) => x.id).sort(), ['task_dmrg_1_3', 'task_dmrg_1_5', 'task_dmrg_2_2', 'task_dmrg_7_2']);
   assert.ok(withRubric.every((x) => x.rubric.normCheck?.ok));
@@ -168,7 +174,11 @@ test('our own layout: data/tasks/<topic>/<id>.json with digest, reference and ru
   assert.equal(ds.layout, 'physvec');
   assert.deepEqual(
     ds.problems.map((p) => [p.field, p.message.replace(root, '<root>')]),
-    [['reference', 'reference solution not found: <root>/data/references/h2.py']],
+    [
+      ['reference', 'reference solution not found: <root>/data/references/h2.py'],
+      // The fixture's rubric has only its code section: legal, but warned about.
+      ['children', 'lacks the rubric sections "model", "method", "parameters" (a QMP-Bench rubric has four top categories: code correctness, model, method, parameters); it still grades, but add the missing sections or check the statements'],
+    ],
   );
   const [loaded] = ds.tasks;
   assert.equal(loaded!.id, 'h2_1');

@@ -23,7 +23,9 @@ function taskText(ctx: TaskContext): string {
 }
 
 function source(ctx: TaskContext): LlmMessage['content'] {
-  return ctx.sourceRef ? [{ text: 'The article (source):' }, { artifact: ctx.sourceRef, label: 'article' }] : 'No article source was published for this task; rely on the request.';
+  // dft_qc tasks: the source is (or ends with) the article's calculation protocol and its translation table.
+  const intro = ctx.sourceKind === 'protocol' ? "The article's calculation protocol (no TeX source was published):" : ctx.protocol?.found ? "The article (source), then its calculation protocol:" : 'The article (source):';
+  return ctx.sourceRef ? [{ text: intro }, { artifact: ctx.sourceRef, label: 'article' }] : 'No article source was published for this task; rely on the request.';
 }
 
 export function planPrompt(ctx: TaskContext): LlmMessage[] {
