@@ -10,6 +10,7 @@ import { createCampaignActivities } from '../activities/campaign/index.js';
 import { createKbTools, RETRIEVE_TOOL_SPEC } from '../lib/kb/tools.js';
 import { loadKb } from '../lib/kb/search.js';
 import { detectToolchains } from '../activities/toolchains/detect.js';
+import { announceSandboxProtections } from '../runners/sandbox/index.js';
 
 type ActivityMap = Record<string, (...args: any[]) => Promise<unknown>>;
 
@@ -54,6 +55,8 @@ export function orchestrationActivities(): ActivityMap {
 
 export function simulationActivities(): ActivityMap {
   const store = artifactStore();
+  // Once per worker process: which sandbox protections this host gives, and why any is missing.
+  void announceSandboxProtections().catch((err: Error) => console.warn(`physvec sandbox: could not probe the host (${err.message})`));
   const sandbox = createSandboxActivities(store);
   return {
     ...sandbox,

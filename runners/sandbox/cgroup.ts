@@ -5,11 +5,13 @@
 // the watchdog then kills the rest of the run and reports `killed: memory` with the peak.
 //
 // cgroup v1 (a hierarchy per controller, as on this machine) and v2 (one unified hierarchy) are
-// both handled; a controller is taken from whichever hierarchy has it. Run cgroups are made under
-// the worker's own cgroup (so a limit an operator put on the worker still covers its runs), in a
-// `physvec` child, or under PHYSVEC_SANDBOX_CGROUP_PARENT (a path inside the hierarchy). On v2 a
-// cgroup holding processes cannot hand controllers to children, so there the sibling
-// `<parent of the worker's cgroup>/physvec-sandbox` is tried next.
+// both handled; a controller is taken from whichever hierarchy has it. Run cgroups, named
+// `physvec-<runId>`, are made as children of the worker's own cgroup (so a limit an operator put on
+// the worker still covers its runs, and nothing of ours stays there between runs), or under
+// PHYSVEC_SANDBOX_CGROUP_PARENT (a path inside the hierarchy). On v2 a cgroup holding processes
+// cannot hand controllers to children, so there a `physvec` child of the worker's cgroup is needed
+// for the controllers, and where that is refused the sibling `<parent of the worker's
+// cgroup>/physvec-sandbox` is tried.
 //
 // The run's first process joins the cgroup itself, before it execs anything (`joinArgv`), so no
 // child can be forked outside it.
@@ -121,8 +123,9 @@ function readOr(file: string, fallback: string): string {
 }
 
 function v1Parent(mount: MountInfo, ownPath: string): string {
-  const dir = dirOf(mount, configuredParent() ?? path.posix.join(ownPath, 'physvec'));
-  mkdirSync(dir, { recursive: true });
+  const configured = configuredParent();
+  const dir = dirOf(mount, configured ?? ownPath);
+  if (configured) mkdirSync(dir, { recursive: true });
   return dir;
 }
 
@@ -150,6 +153,9 @@ function enableV2Controllers(dir: string): void {
   if (needed.length) write(path.join(dir, 'cgroup.subtree_control'), needed.map((c) => `+${c}`).join(' '));
 }
 
+/** Run cgroups are named with this prefix; the stale sweep touches nothing else. */
+export const RUN_CGROUP_PREFIX = 'physvec-';
+
 export interface CgroupLimits {
   memoryBytes: number;
   maxProcesses: number;
@@ -160,12 +166,15 @@ export class RunCgroup {
   readonly dirs: string[];
   private maxSeen = 0;
 
-  private constructor(readonly host: CgroupHost, readonly name: string) {
-    this.dirs = [...new Set(Object.values(host.parents).map((p) => path.join(p, name)))];
+  readonly name: string;
+
+  private constructor(readonly host: CgroupHost, runId: string) {
+    this.name = `${RUN_CGROUP_PREFIX}${runId}`;
+    this.dirs = [...new Set(Object.values(host.parents).map((p) => path.join(p, this.name)))];
   }
 
-  static create(host: CgroupHost, name: string, limits: CgroupLimits): RunCgroup {
-    const cg = new RunCgroup(host, name);
+  static create(host: CgroupHost, runId: string, limits: CgroupLimits): RunCgroup {
+    const cg = new RunCgroup(host, runId);
     for (const d of cg.dirs) mkdirSync(d);
     try {
       const mem = cg.dir('memory');
@@ -288,18 +297,18 @@ export class RunCgroup {
   }
 }
 
-/** Run cgroups an earlier (crashed) worker left: empty ones older than an hour are removed. */
+/** Run cgroups an earlier (crashed) worker left: empty ones older than an hour are removed. `active`: run ids of this process. */
 export function removeStaleCgroups(host: CgroupHost, active: ReadonlySet<string>, now = Date.now()): string[] {
   const removed: string[] = [];
   for (const parent of new Set(Object.values(host.parents))) {
     let names: string[];
     try {
-      names = readdirSync(parent, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+      names = readdirSync(parent, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name.startsWith(RUN_CGROUP_PREFIX)).map((e) => e.name);
     } catch {
       continue;
     }
     for (const name of names) {
-      if (active.has(name)) continue;
+      if (active.has(name.slice(RUN_CGROUP_PREFIX.length))) continue;
       const dir = path.join(parent, name);
       try {
         // Another worker may share this parent: a young cgroup may be one it is setting up.

@@ -5,3 +5,4 @@ export { planIsolation, isolationModeFromEnv, type IsolationMode, type Isolation
 export { HOST_ENV_PASSTHROUGH, buildSandboxEnv } from './env.js';
 export { sandboxRoot } from './workdir.js';
 export { availableRunners, runnerFor, RunnerUnavailableError, type RunnerAvailability } from '../languages/index.js';
+export { announceSandboxProtections, describeSandboxProtections } from './announce.js';

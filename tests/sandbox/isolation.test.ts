@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { planIsolation } from '../../runners/sandbox/plan.js';
-import { probeIsolation, runSandboxed, type IsolationProbe } from '../../runners/sandbox/index.js';
+import { describeSandboxProtections, probeIsolation, runSandboxed, type IsolationProbe } from '../../runners/sandbox/index.js';
 import { hostileScript, pidsWithMarker, testStore, useTestStateDir, waitFor } from '../fixtures/hostile/harness.js';
 
 useTestStateDir();
@@ -31,7 +31,7 @@ async function withLoopbackServer<T>(fn: (port: number, connections: () => numbe
 }
 
 describe('isolation fallbacks', () => {
-  test('planIsolation names every missing protection', () => {
+  test('planIsolation names every missing protection', async () => {
     const bare: IsolationProbe = {
       root: false,
       bwrap: { path: null, works: false, version: null, supportsSize: false, error: 'bwrap (bubblewrap) is not installed' },
@@ -65,6 +65,9 @@ describe('isolation fallbacks', () => {
     const oldBwrap = planIsolation({ ...fullProbe, seccomp: { works: false, error: 'this bwrap has no --seccomp option' } }, 'auto');
     assert.deepEqual(oldBwrap.missing, ['no-user-namespaces']);
     assert.match(oldBwrap.note, /this bwrap has no --seccomp option, so the script could create user namespaces/);
+    // What a worker prints once at start says the same.
+    assert.match(await describeSandboxProtections(bare), /^physvec sandbox: missing network, .*run-memory-limit, run-process-limit, disk-limit, no-user-namespaces — .*prlimit is missing/);
+    assert.match(await describeSandboxProtections(fullProbe), /^physvec sandbox: all 10 protections in force/);
   });
 
   test("isolation 'none' runs the script and reports everything missing (and it really is)", async () => {
