@@ -37,6 +37,9 @@ function usageOf(args: string[]): string {
 process.on('unhandledRejection', (err) => {
   process.exitCode = reportFailure(err, process.argv);
 });
+process.on('uncaughtException', (err) => {
+  process.exit(reportFailure(err, process.argv));
+});
 
 try {
   for (const load of commandModules) (await load()).register(program);

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { connectClient, uiUrl } from '../../lib/temporal/connection.js';
 import { startSmoke } from '../runs/smoke-run.js';
 import { followSmoke } from '../runs/follow.js';
@@ -39,9 +39,9 @@ async function isSmokeTask(file: string): Promise<boolean> {
 }
 
 /** Runs `follow` with workers for it: in this process when none polls (auto), or waiting for external ones. */
-async function withWorkers<T>(client: Client, namespace: string, opts: Flags, follow: () => Promise<T>): Promise<T> {
+async function withWorkers<T>(client: Client, namespace: string, opts: Flags, handle: WorkflowHandle, follow: () => Promise<T>): Promise<T> {
   const say = (s: string) => (opts.json ? process.stderr.write(`physvec: ${s}\n`) : line(`note: ${s}`));
-  if (opts.workers !== 'external') return withWorkersIfNeeded(client, namespace, opts.workers, follow, say);
+  if (opts.workers !== 'external') return withWorkersIfNeeded(client, namespace, opts.workers, follow, say, handle);
   const stop = sayWhenNobodyPolls(client, namespace, say);
   try {
     return await follow();
@@ -77,7 +77,7 @@ export function register(program: Command): void {
           const { handle, workflowId } = await startSmoke(client, taskFile);
           if (!opts.json) line(`workflow ${workflowId}\nUI: ${uiUrl(workflowId)}`);
           if (!opts.wait) return opts.json ? printJson({ workflowId, ui: uiUrl(workflowId) }) : undefined;
-          const result = await withWorkers(client, target.namespace, opts, () => followSmoke(handle, { quiet: !!opts.json }));
+          const result = await withWorkers(client, target.namespace, opts, handle, () => followSmoke(handle, { quiet: !!opts.json }));
           if (opts.json) printJson({ workflowId, ui: uiUrl(workflowId), result });
           if (result.status !== 'passed') process.exitCode = EXIT.failed;
           return;
@@ -89,7 +89,7 @@ export function register(program: Command): void {
           line(`UI: ${uiUrl(started.workflowId)}`);
         }
         if (!opts.wait) return opts.json ? printJson({ workflowId: started.workflowId, ui: uiUrl(started.workflowId), notes: started.notes }) : undefined;
-        const result = await withWorkers(client, target.namespace, opts, () => followReproduction(started.handle, { quiet: !!opts.json }));
+        const result = await withWorkers(client, target.namespace, opts, started.handle, () => followReproduction(started.handle, { quiet: !!opts.json }));
         if (opts.json) printJson({ ...result, ui: uiUrl(started.workflowId), notes: started.notes });
         else printResult(result);
         if (result.status !== 'passed') process.exitCode = EXIT.failed;

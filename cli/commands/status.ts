@@ -3,10 +3,10 @@
 // its history (no query, no worker needed); a running one is queried only when a worker polls its
 // task queue, and then with a real gRPC deadline.
 import type { Command } from 'commander';
-import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { connectClient, uiUrl } from '../../lib/temporal/connection.js';
 import { SA } from '../../temporal-config/search-attributes.js';
-import { hasLivePoller } from '../runs/workers-on-demand.js';
+import { liveQuery } from '../runs/live-query.js';
 import { workflowFailureCause } from '../failure.js';
 import { line, printJson } from '../output.js';
 
@@ -25,17 +25,6 @@ async function closedOutcome(handle: WorkflowHandle): Promise<unknown> {
   }
 }
 
-async function liveProgress(client: Client, handle: WorkflowHandle, namespace: string, taskQueue: string): Promise<Progress> {
-  if (!(await hasLivePoller(client, namespace, taskQueue, 'workflow'))) {
-    return { unavailable: `no worker polls the task queue ${taskQueue}, so the live progress query cannot be answered; start one with \`physvec worker\` (stage and iteration above come from the search attributes)` };
-  }
-  try {
-    return await client.connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query<Record<string, unknown>>('progress'));
-  } catch (err) {
-    return { unavailable: `the progress query got no answer within ${QUERY_DEADLINE_MS / 1000} s (${(err as Error).message.split('\n')[0]}); the worker may be busy or restarting` };
-  }
-}
-
 export function register(program: Command): void {
   program
     .command('status <workflowId>')
@@ -49,7 +38,7 @@ export function register(program: Command): void {
         const sa = d.typedSearchAttributes;
         const running = d.status.name === 'RUNNING';
         const result = running ? null : await closedOutcome(handle);
-        const progress = running ? await liveProgress(client, handle, target.namespace, d.taskQueue) : null;
+        const progress: Progress | null = running ? await liveQuery<Record<string, unknown>>(handle, target.namespace, d.taskQueue, 'progress', QUERY_DEADLINE_MS) : null;
         const summary = {
           workflowId,
           type: d.type,

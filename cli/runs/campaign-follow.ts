@@ -6,6 +6,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { CampaignProgress } from '../../schemas/campaign.js';
 import type { CampaignResult } from '../../workflows/campaign/progress.js';
 import { line } from '../output.js';
+import { queryWithDeadline } from './live-query.js';
 
 export type FollowMode = 'bar' | 'lines' | 'quiet';
 
@@ -20,18 +21,8 @@ export function progressText(p: CampaignProgress): string {
     (p.continuedAsNew ? `, continued-as-new ×${p.continuedAsNew}` : '');
 }
 
-export async function queryProgress(handle: WorkflowHandle, timeoutMs = 5000): Promise<CampaignProgress> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      handle.query<CampaignProgress>('progress'),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no worker answered the progress query within ${timeoutMs / 1000} s (start one with \`physvec worker\`)`)), timeoutMs);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
+export function queryProgress(handle: WorkflowHandle, timeoutMs = 5000): Promise<CampaignProgress> {
+  return queryWithDeadline<CampaignProgress>(handle, 'progress', timeoutMs);
 }
 
 export async function followCampaign(handle: WorkflowHandle, mode: FollowMode, everyMs = 1000): Promise<CampaignResult> {

@@ -1,7 +1,7 @@
 // Client commands that start workflows need someone to run them. When a worker already polls a
 // queue (e.g. `physvec worker` on this or another host) we use it; when none does, this process runs
 // the workers for the missing queues itself, as `physvec demo` does, until the work is done.
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import { connectWorker } from '../../lib/temporal/connection.js';
 import { createWorkers, installRuntime, type QueueSelection } from '../../workers/create-workers.js';
@@ -13,7 +13,7 @@ const TASK_QUEUE_TYPE = { workflow: 1, activity: 2 } as const;
 
 export type WorkerMode = 'auto' | 'in-process' | 'external';
 
-export async function hasLivePoller(client: Client, namespace: string, queue: string, type: keyof typeof TASK_QUEUE_TYPE): Promise<boolean> {
+export async function hasLivePoller(client: Pick<Client, 'workflowService'>, namespace: string, queue: string, type: keyof typeof TASK_QUEUE_TYPE): Promise<boolean> {
   const res = await client.workflowService.describeTaskQueue({ namespace, taskQueue: { name: queue }, taskQueueType: TASK_QUEUE_TYPE[type] });
   const now = Date.now();
   return (res.pollers ?? []).some((p) => {
@@ -62,17 +62,45 @@ function runAll<T>(workers: Worker[], fn: () => Promise<T>): Promise<T> {
   return first ? first.runUntil(runAll(rest, fn)) : fn();
 }
 
-/** Runs `fn` with workers in this process for the queues that need them (all of them with `in-process`). */
+/** How long a just-started workflow may wait for a worker that looks alive before this process serves it. */
+const PICKUP_MS = 8000;
+
+/**
+ * Whether a worker took the first workflow task of a just-started workflow (its history then has a
+ * WorkflowTaskStarted event). A worker that exited less than a minute ago still shows as a poller,
+ * so "someone polls" alone is not proof that someone will run the work.
+ */
+async function pickedUp(handle: WorkflowHandle, withinMs: number): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const d = await handle.describe();
+    if (d.status.name !== 'RUNNING' || d.historyLength >= 3) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/**
+ * Runs `fn` with workers in this process for the queues that need them (all of them with `in-process`).
+ * `started`: a workflow just started for `fn`; when no worker takes it although pollers are listed
+ * (they may be gone), both workers run here after all.
+ */
 export async function withWorkersIfNeeded<T>(
   client: Client,
   namespace: string,
   mode: WorkerMode,
   fn: () => Promise<T>,
   log: (line: string) => void = () => {},
+  started?: WorkflowHandle,
 ): Promise<T> {
-  const queues = mode === 'external' ? undefined : mode === 'in-process' ? 'all' : await queuesToServe(client, namespace);
+  let queues = mode === 'external' ? undefined : mode === 'in-process' ? 'all' : await queuesToServe(client, namespace);
+  let why = `no worker polls ${queues === 'all' ? 'the orchestration and simulation queues' : `the ${queues} queue`}`;
+  if (!queues && mode === 'auto' && started && !(await pickedUp(started, PICKUP_MS))) {
+    queues = 'all';
+    why = `no worker took the workflow within ${PICKUP_MS / 1000} s (the pollers listed have gone)`;
+  }
   if (!queues) return fn();
-  log(`no worker polls ${queues === 'all' ? 'the orchestration and simulation queues' : `the ${queues} queue`}: running ${queues === 'all' ? 'both workers' : 'that worker'} in this process`);
+  log(`${why}: running ${queues === 'all' ? 'both workers' : 'that worker'} in this process`);
   try {
     installRuntime();
   } catch {
