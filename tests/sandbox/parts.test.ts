@@ -126,12 +126,13 @@ describe('globToRegExp', () => {
 });
 
 describe('removeStaleWorkDirs', () => {
-  test('removes work dirs untouched for two days and keeps fresh ones', async () => {
+  test('removes work dirs untouched for two days and keeps fresh ones', async (t) => {
     useTestStateDir();
     const old = path.join(sandboxRoot(), `old-${process.pid}`);
     const fresh = path.join(sandboxRoot(), `fresh-${process.pid}`);
     mkdirSync(path.join(old, 'sub'), { recursive: true });
     mkdirSync(fresh, { recursive: true });
+    t.after(() => rmSync(fresh, { recursive: true, force: true }));
     const threeDaysAgo = new Date(Date.now() - 72 * 3600_000);
     utimesSync(old, threeDaysAgo, threeDaysAgo);
     const removed = await removeStaleWorkDirs();

@@ -5,12 +5,13 @@
 // than ~2.5 GiB of the shared machine; each prints the peaks it saw.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statfsSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statfsSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import { repoRoot } from '../../lib/paths.js';
 import type { SandboxResult } from '../../schemas/sandbox.js';
 import { probeIsolation, runSandboxed, sandboxRoot, type IsolationProbe } from '../../runners/sandbox/index.js';
+import { removeStaleCgroups, RunCgroup, type CgroupHost } from '../../runners/sandbox/cgroup.js';
 import { allocateSandboxUid } from '../../runners/sandbox/uid.js';
 import { removeStaleWorkDirs, removeWorkDir } from '../../runners/sandbox/workdir.js';
 import { hostileScript, testStore, useTestStateDir } from '../fixtures/hostile/harness.js';
@@ -27,22 +28,32 @@ interface HostLevels {
   diskFreeBytes: number;
 }
 
-function hostLevels(): HostLevels {
+/** Entries of the sandbox root (other test files may have left their own there on purpose). */
+function workDirs(): Set<string> {
+  return new Set(readdirSync(sandboxRoot()).filter((n) => n !== '.trash'));
+}
+
+function newWorkDirs(before: Set<string>): string[] {
+  return [...workDirs()].filter((n) => !before.has(n));
+}
+
+function hostLevels(): HostLevels & { dirs: Set<string> } {
   const info = readFileSync('/proc/meminfo', 'utf8');
   const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(info)?.[1] ?? 0) * 1024;
   const fs = statfsSync(sandboxRoot());
-  return { availableBytes: kb('MemAvailable'), shmemBytes: kb('Shmem'), diskFreeBytes: fs.bavail * fs.bsize };
+  return { availableBytes: kb('MemAvailable'), shmemBytes: kb('Shmem'), diskFreeBytes: fs.bavail * fs.bsize, dirs: workDirs() };
 }
 
 const gib = (n: number | null) => (n === null ? 'n/a' : `${(n / GiB).toFixed(2)} GiB`);
 
 /**
  * After a run: its work dir and cgroups are gone, and the host's levels come back (within
- * `tolerance`, as the machine is shared; a leak here would be the size of the run's cap).
+ * `tolerance`, as the machine is shared with other work whose memory comes and goes; a leak here
+ * would be the size of the run's cap, and shared memory — Shmem — is the exact signal for it).
  */
-async function assertHostRecovered(what: string, result: SandboxResult, levelsBefore: HostLevels, tolerance: Partial<HostLevels>): Promise<void> {
+async function assertHostRecovered(what: string, result: SandboxResult, levelsBefore: HostLevels & { dirs: Set<string> }, tolerance: Partial<HostLevels>): Promise<void> {
   assert.equal(existsSync(path.join(sandboxRoot(), result.runId)), false, 'the work dir was removed');
-  assert.deepEqual(readdirSync(sandboxRoot()).filter((n) => n !== '.trash'), [], 'no work dir is left in the sandbox root');
+  assert.deepEqual(newWorkDirs(levelsBefore.dirs), [], 'no work dir is left in the sandbox root');
   const probe = await probeIsolation();
   if (probe.cgroup.ok) {
     for (const parent of Object.values(probe.cgroup.host.parents)) assert.equal(existsSync(path.join(parent, `physvec-${result.runId}`)), false, `cgroup left in ${parent}`);
@@ -95,7 +106,7 @@ describe('run-wide sandbox limits', () => {
     assert.ok(result.isolation.inForce.includes('run-memory-limit'));
     const peak = result.usage.memoryPeakBytes!;
     assert.ok(peak > 768 * MiB && peak <= 1024 * MiB, `memory peak ${peak}`);
-    await assertHostRecovered('4 GiB shared memory, 1 GiB cap', result, levels, { shmemBytes: 256 * MiB, availableBytes: 768 * MiB });
+    await assertHostRecovered('4 GiB shared memory, 1 GiB cap', result, levels, { shmemBytes: 256 * MiB });
     assertHealthy();
   });
 
@@ -111,7 +122,7 @@ describe('run-wide sandbox limits', () => {
     assert.ok((result.stdoutTail.match(/allocated/g) ?? []).length < 3, 'all three processes got their 2 GiB');
     const peak = result.usage.memoryPeakBytes!;
     assert.ok(peak > 2048 * MiB && peak <= 2560 * MiB, `memory peak ${peak}`);
-    await assertHostRecovered('3 x 2 GiB processes, 2.5 GiB cap', result, levels, { availableBytes: 1024 * MiB });
+    await assertHostRecovered('3 x 2 GiB processes, 2.5 GiB cap', result, levels, { availableBytes: 1536 * MiB });
     assertHealthy();
   });
 
@@ -233,7 +244,7 @@ describe('uids across workers on one host', () => {
     const uids = new Set(runs.map((r) => r.uid));
     assert.equal(uids.size, 40, `uids shared: ${runs.map((r) => r.uid).sort().join(',')}`);
     for (const u of uids) assert.ok(u >= 432000 && u < 432048);
-    assert.deepEqual(readdirSync(sandboxRoot()).filter((n) => n !== '.trash'), [], 'work dirs left behind');
+    assert.deepEqual(newWorkDirs(levels.dirs), [], 'work dirs left behind');
     const now = hostLevels();
     console.log(`# two workers x 20 runs: ${uids.size} distinct uids of 48; host available memory ${gib(levels.availableBytes)} -> ${gib(now.availableBytes)}, free disk ${gib(levels.diskFreeBytes)} -> ${gib(now.diskFreeBytes)}`);
   });
@@ -279,5 +290,30 @@ describe('cleanup never loses a result', () => {
     const removed = await removeStaleWorkDirs();
     assert.ok(removed.includes(kept!), `removed: ${removed.join(', ')}`);
     assert.equal(existsSync(kept!), false);
+  });
+});
+
+describe('stale run cgroups', () => {
+  test('the sweep removes an empty run cgroup left behind and leaves this process\'s live ones', async (t) => {
+    const probe = await probeIsolation();
+    if (!probe.cgroup.ok) return t.skip(`no run cgroups here: ${probe.cgroup.error}`);
+    // A private parent per controller, so the sweep cannot touch anyone else's run cgroups.
+    const real = probe.cgroup.host;
+    const parents = Object.fromEntries(Object.entries(real.parents).map(([c, p]) => [c, path.join(p, `physvec-sweeptest-${process.pid}`)])) as CgroupHost['parents'];
+    for (const p of new Set(Object.values(parents))) mkdirSync(p);
+    const host: CgroupHost = { ...real, parents };
+    try {
+      const left = RunCgroup.create(host, `left-${process.pid}`, { memoryBytes: 64 * MiB, maxProcesses: 8 });
+      const live = RunCgroup.create(host, `live-${process.pid}`, { memoryBytes: 64 * MiB, maxProcesses: 8 });
+      // Young cgroups may be another worker's being set up: kept.
+      assert.deepEqual(removeStaleCgroups(host, new Set()), []);
+      const removed = removeStaleCgroups(host, new Set([`live-${process.pid}`]), Date.now() + 2 * 3600_000);
+      assert.deepEqual(removed.sort(), [...left.dirs].sort());
+      for (const d of left.dirs) assert.equal(existsSync(d), false);
+      for (const d of live.dirs) assert.equal(existsSync(d), true);
+      await live.remove();
+    } finally {
+      for (const p of new Set(Object.values(parents))) rmdirSync(p);
+    }
   });
 });
