@@ -42,7 +42,7 @@ async function isSmokeTask(file: string): Promise<boolean> {
 async function withWorkers<T>(client: Client, namespace: string, opts: Flags, handle: WorkflowHandle, follow: () => Promise<T>): Promise<T> {
   const say = (s: string) => (opts.json ? process.stderr.write(`physvec: ${s}\n`) : line(`note: ${s}`));
   if (opts.workers !== 'external') return withWorkersIfNeeded(client, namespace, opts.workers, follow, say, handle);
-  const stop = sayWhenNobodyPolls(client, namespace, say);
+  const stop = sayWhenNobodyPolls(handle, say);
   try {
     return await follow();
   } finally {

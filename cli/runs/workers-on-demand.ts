@@ -37,23 +37,19 @@ export async function queuesToServe(client: Client, namespace: string): Promise<
 }
 
 /**
- * `--workers external`: the work waits for workers started elsewhere. After `afterMs`, say once which
- * queues nobody polls (and how to start a worker) — the run keeps waiting, as Temporal does.
+ * `--workers external`: the work waits for workers started elsewhere. When no worker has taken the
+ * workflow after `afterMs`, say so once (and how to start one) — the run keeps waiting, as Temporal does.
  */
-export function sayWhenNobodyPolls(client: Client, namespace: string, log: (line: string) => void, afterMs = 5000): () => void {
+export function sayWhenNobodyPolls(handle: WorkflowHandle, log: (line: string) => void, afterMs = 5000): () => void {
   let stopped = false;
-  const timer = setTimeout(() => {
-    void queuesToServe(client, namespace)
-      .then((missing) => {
-        if (stopped || !missing) return;
-        const which = missing === 'all' ? `${TASK_QUEUES.orchestration} and ${TASK_QUEUES.simulation}` : TASK_QUEUES[missing];
-        log(`no worker is polling ${which} after ${afterMs / 1000} s: the run waits until one does — start \`physvec worker --queue ${missing}\` (same TEMPORAL_ADDRESS and provider API keys), or rerun without --workers external`);
-      })
-      .catch(() => { /* the server went away: the main call reports it */ });
-  }, afterMs);
+  void pickedUp(handle, afterMs)
+    .then((taken) => {
+      if (stopped || taken) return;
+      log(`no worker is polling ${TASK_QUEUES.orchestration} (none took the workflow within ${afterMs / 1000} s): the run waits until one does — start \`physvec worker\` (same TEMPORAL_ADDRESS, and the provider API keys in its environment), or rerun without --workers external`);
+    })
+    .catch(() => { /* the server went away: the main call reports it */ });
   return () => {
     stopped = true;
-    clearTimeout(timer);
   };
 }
 
