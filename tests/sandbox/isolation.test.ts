@@ -132,6 +132,22 @@ describe('isolation fallbacks', () => {
     assert.deepEqual(pidsWithMarker(marker), []);
   });
 
+  test('without cgroups and du (simulated): the run happens, the run-wide limits are reported missing and nothing is measured', async () => {
+    const real = await probeIsolation();
+    const result = await runSandboxed(
+      { language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: 'print(open("/proc/self/cgroup").read())' }], timeoutMs: 30_000 },
+      { store, probe: { ...real, cgroup: { ok: false, error: 'cgroups disabled by the test' }, du: null } },
+    );
+    assert.equal(result.exitCode, 0, result.stderrTail);
+    for (const p of ['run-memory-limit', 'run-process-limit', 'disk-limit'] as const) {
+      assert.ok(result.isolation.missing.includes(p), p);
+      assert.ok(!result.isolation.inForce.includes(p), p);
+    }
+    assert.match(result.isolation.note, /cgroups disabled by the test, so memory and processes were capped per process only/);
+    assert.deepEqual(result.usage, { memoryPeakBytes: null, diskPeakBytes: null });
+    assert.ok(!result.command.some((a) => a.includes('cgroup.procs')), 'no cgroup join in the command');
+  });
+
   test('as a non-root worker (simulated): bwrap alone, reported as running as the worker user', async (t) => {
     const real = await probeIsolation();
     if (!real.bwrap.works) return t.skip(`bwrap does not work here: ${real.bwrap.error}`);
