@@ -81,7 +81,10 @@ export async function createCampaignSchedule(client: Client, o: CreateScheduleOp
   } catch (err) {
     if (err instanceof ScheduleAlreadyRunning) throw new BadInputError(`schedule ${o.scheduleId} exists already; delete it first (\`physvec schedule delete ${o.scheduleId}\`) or pick another id`);
     const msg = (err as Error).message ?? String(err);
-    if (/invalid|cron|parse/i.test(msg)) throw new BadInputError(`${o.cron !== undefined ? `--cron "${o.cron}"` : `--every ${o.every}`}: the server refused the schedule spec: ${msg}`);
+    // The client and the server both refuse a bad spec (a TypeError, or gRPC INVALID_ARGUMENT): name the flag and the fix.
+    if (err instanceof TypeError || /invalid|cron|parse|range/i.test(msg)) {
+      throw new BadInputError(`${o.cron !== undefined ? `--cron "${o.cron}"` : `--every ${o.every}`}: ${msg.split('\n')[0]}; write five fields (minute 0-59, hour 0-23, day-of-month 1-31, month 1-12, day-of-week 0-6), e.g. "0 3 * * 1", or @daily/@hourly`);
+    }
     throw err;
   }
 }
