@@ -82,7 +82,8 @@ export type TranslationTable = z.infer<typeof TranslationTable>;
 
 /** One row of a task's translation table: an ORCA item as written, where it is used, and its counterpart. */
 export const TranslationRow = z.object({
-  kind: z.enum(['keyword', 'block', 'setting']),
+  /** `line`: text the parser could not place (outside any `!` line or `%` block). */
+  kind: z.enum(['keyword', 'block', 'setting', 'line']),
   /** As written in the input (`def2-TZVP(-f)`, `%tddft`, `%tddft NRoots 40`). */
   orca: z.string(),
   /** Ids of the calculations that use it. */

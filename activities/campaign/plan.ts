@@ -62,6 +62,17 @@ export async function selectTasks(selection: TaskSelection): Promise<LoadedTask[
   return tasks;
 }
 
+/** Planned runs and distinct tasks per topic (dft included), for the plan's printout and JSON. */
+export function planByTopic(keys: readonly RunKey[]): Record<string, { tasks: number; runs: number }> {
+  const out: Record<string, { tasks: number; runs: number; ids: Set<string> }> = {};
+  for (const k of keys) {
+    const t = (out[k.topic] ??= { tasks: 0, runs: 0, ids: new Set() });
+    t.runs++;
+    t.ids.add(k.taskId);
+  }
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)).map(([topic, t]) => [topic, { tasks: t.ids.size, runs: t.runs }]));
+}
+
 export async function planCampaign(rawSpec: CampaignSpec): Promise<RunKey[]> {
   const parsed = CampaignInput.safeParse(rawSpec);
   if (!parsed.success) throw new BadInputError(describeZodError(parsed.error, 'campaign spec'));

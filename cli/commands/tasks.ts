@@ -1,14 +1,21 @@
 // `physvec tasks validate <dataset-root> [--json] [--run]`: loads every task and rubric file of a
 // dataset (QMP-Bench as published, or our own suite) and says, per task, what it has and lacks.
-// Exit codes (DESIGN §9): 0 every file valid, 2 bad input (an invalid file, or no dataset at the path).
+// `physvec tasks prepare <dataset-root> [--json] [--toolchain <profile>]…`: every task through what a
+// reproduction does before its first LLM call (cli/runs/prepare-pass.ts).
+// Exit codes (DESIGN §9): 0 every file valid, 2 bad input (an invalid file, or no dataset at the path);
+// prepare: 1 when every file is valid but some task cannot be prepared here (e.g. no toolchain for it).
 import { InvalidArgumentError, type Command } from 'commander';
 import { BadInputError } from '../../lib/errors.js';
 import { loadDataset, type LoadedDataset } from '../../lib/tasks/dataset.js';
 import { escapeInvisible } from '../../lib/tasks/invisible.js';
 import { formatProblem } from '../../lib/tasks/problems.js';
 import { validationReport, type TaskValidationLine, type ValidationReport } from '../../lib/tasks/validation-report.js';
+import { toolchainLabel, type PreparedTaskLine, type TopicPrepareSummary } from '../../lib/tasks/prepare-report.js';
+import { getProfile } from '../../lib/toolchains/config.js';
+import type { PreparePassOptions, PreparePassReport } from '../runs/prepare-pass.js';
 
 export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
 export const EXIT_BAD_INPUT = 2;
 
 export interface TasksValidateOptions {
@@ -35,6 +42,8 @@ const runSuite: RunValidatedTasks = async (dataset, report, opts) => (await impo
 
 export interface TasksCommandDeps {
   runValidatedTasks?: RunValidatedTasks;
+  /** What `tasks prepare` treats as installed (default: detection on this machine). */
+  preparePass?: PreparePassOptions['available'];
   out?: (line: string) => void;
   err?: (line: string) => void;
   setExitCode?: (code: number) => void;
@@ -64,6 +73,77 @@ export function register(program: Command, deps: TasksCommandDeps = {}): void {
       const code = await tasksValidate(root, opts, deps);
       (deps.setExitCode ?? ((c: number) => (process.exitCode = c)))(code);
     });
+  tasks
+    .command('prepare')
+    .description(
+      'run, for every task, what a reproduction does before its first LLM call (topic, toolchain and substitution, adapted request and rubric, ' +
+        'source and protocol, truths and tolerances, NormCheck) and say which tasks are runnable here, with what, and what each lacks',
+    )
+    .argument('<dataset-root>', 'QMP-Bench Paper_dataset folder, or a physvec repo root or its data folder')
+    .option('--json', 'print one JSON document on stdout, nothing else')
+    .option('--toolchain <profile>', 'use this profile for the tasks of its topic, substituting if needed (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .addHelpText('after', '\nExit codes: 0 every task preparable; 1 some task cannot be prepared here (e.g. its toolchain is absent); 2 bad input (an invalid task file, no dataset there, an unknown --toolchain).')
+    .action(async (root: string, opts: { json?: boolean; toolchain?: string[] }) => {
+      const code = await tasksPrepare(root, opts, deps);
+      (deps.setExitCode ?? ((c: number) => (process.exitCode = c)))(code);
+    });
+}
+
+/** `tasks prepare`, callable without commander; returns the exit code. */
+export async function tasksPrepare(root: string, opts: { json?: boolean; toolchain?: string[] }, deps: TasksCommandDeps = {}): Promise<number> {
+  const out = deps.out ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const err = deps.err ?? ((line: string) => process.stderr.write(`${line}\n`));
+  let report: PreparePassReport;
+  try {
+    for (const name of opts.toolchain ?? []) getProfile(name);
+    const { preparePass } = await import('../runs/prepare-pass.js');
+    report = await preparePass(root, { ...(opts.toolchain ? { toolchains: opts.toolchain } : {}), ...(deps.preparePass ? { available: deps.preparePass } : {}) });
+  } catch (e) {
+    if (!(e instanceof BadInputError)) throw e;
+    if (opts.json) out(JSON.stringify({ ok: false, root, error: e.message }, null, 2));
+    else err(e.message.startsWith('unknown toolchain') ? `--toolchain: ${e.message}` : e.message);
+    return EXIT_BAD_INPUT;
+  }
+  if (opts.json) out(JSON.stringify(report, null, 2));
+  else printPrepare(report, out);
+  return report.ok ? EXIT_OK : report.summary.invalidFiles > 0 ? EXIT_BAD_INPUT : EXIT_FAILED;
+}
+
+function printPrepare(report: PreparePassReport, out: (line: string) => void): void {
+  const toolchainOf = toolchainLabel;
+  const idW = Math.max(0, ...report.tasks.map((l) => l.id.length));
+  const topicW = Math.max(0, ...report.tasks.map((l) => (l.topic ?? '?').length));
+  const tcW = Math.max(0, ...report.tasks.map((l) => toolchainOf(l).length));
+  for (const l of report.tasks) {
+    const head = `${l.id.padEnd(idW)}  ${(l.topic ?? '?').padEnd(topicW)}  ${toolchainOf(l).padEnd(tcW)}`;
+    if (!l.preparable) {
+      out(`${head}  NOT PREPARABLE: ${l.error}`);
+      continue;
+    }
+    const cases = `limiting ${casesText(l.limiting!)}, scientific ${casesText(l.scientific!)}, convergence ${l.convergence!.cases}${l.convergence!.defaultCriteria ? ` (${l.convergence!.defaultCriteria} default criterion)` : ''}`;
+    const rubric = l.rubric!.available ? `rubric ${l.rubric!.leaves} leaves${l.rubric!.adaptedLeaves ? ` (${l.rubric!.adaptedLeaves} adapted)` : ''}` : 'rubric not available';
+    const tr = l.translation ? `; protocol translated: ${l.translation.rows} items, ${l.translation.noEquivalent} with no equivalent, ${l.translation.notTranslated} not translated` : '';
+    out(`${head}  source ${l.source!.padEnd(8)}  ${rubric}  ${cases}${tr}${l.lacks.length ? `; lacks: ${l.lacks.join(', ')}` : ''}`);
+  }
+  for (const [topic, s] of Object.entries(report.byTopic).sort(([a], [b]) => a.localeCompare(b))) out(topicLine(topic, s));
+  const s = report.summary;
+  const tcs = report.toolchains.map((t) => `${t.profile} ${t.available ? (t.version ?? 'available') : 'absent'}`).join(', ');
+  out(`${s.taskFiles} task files: ${s.preparable} preparable, ${s.notPreparable} not preparable${s.invalidFiles ? ` (${s.invalidFiles} invalid task files)` : ''}; toolchains here: ${tcs}`);
+}
+
+function casesText(c: NonNullable<PreparedTaskLine['limiting']>): string {
+  if (c.cases === 0) return '0';
+  const parts = [c.numeric && `${c.numeric} numeric`, c.property && `${c.property} by property`, c.llm && `${c.llm} by LLM`, c.defaultTolerance && `${c.defaultTolerance} default tolerance`].filter(Boolean);
+  return `${c.cases} (${parts.join(', ')})`;
+}
+
+/** One line per topic: how many tasks prepare, with which toolchain, from which source, with which tests. */
+export function topicLine(topic: string, s: TopicPrepareSummary): string {
+  const kv = (r: Record<string, number>) => Object.entries(r).map(([k, n]) => `${k} ${n}`).join(', ') || 'none';
+  return (
+    `${topic}: ${s.tasks} tasks, ${s.preparable} preparable; toolchain ${kv(s.toolchains)}; source ${kv(s.sources)}; rubric ${s.withRubric}; ` +
+    `cases: limiting ${s.limitingCases}, scientific ${s.scientificResults}, convergence ${s.convergenceCases} (${s.llmJudged} judged by LLM, ${s.defaultTolerances} with a default tolerance)`
+  );
 }
 
 function positiveInteger(v: string): number {

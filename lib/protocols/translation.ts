@@ -45,6 +45,9 @@ export function translateProtocol(protocol: OrcaProtocol, table: TranslationTabl
   for (const calc of protocol.orca_inputs) {
     const input = parseOrcaInput(calc.input_command);
     for (const kw of input.keywords) add(`k:${kw.toLowerCase()}`, rowFor(table, 'keyword', kw, undefined, ''), calc.id);
+    for (const line of input.unparsed) {
+      add(`l:${line}`, { kind: 'line', orca: line, category: '?', target: '—', status: 'not translated', differs: 'not an ORCA keyword line or block as the parser reads them: check the input and translate it by hand' }, calc.id);
+    }
     for (const block of input.blocks) {
       const blockRow = rowFor(table, 'block', block.name, undefined, '');
       add(`b:${block.name}`, { ...blockRow, orca: `%${block.written}` }, calc.id);
