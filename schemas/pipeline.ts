@@ -168,6 +168,10 @@ export const ConvergenceOutcome = z.object({
   converged: z.boolean(),
   convergedAt: z.number().nullable(),
   reason: z.string(),
+  /** The script's own PHYSVEC_RESULT line for the monitored quantity (named by the convergence writer). */
+  monitor: z.string().optional(),
+  /** Whether the script's own setting gives the converged value (its final run compared with it). */
+  ownSetting: z.object({ pass: z.boolean(), own: z.array(z.number()).nullable(), reason: z.string() }).optional(),
 });
 export type ConvergenceOutcome = z.infer<typeof ConvergenceOutcome>;
 
@@ -177,5 +181,9 @@ export const RepairOutcome = z.object({
   diffPreview: z.string(),
   changedFunctions: z.array(z.string()),
   problems: z.array(z.string()),
+  /** Suspects the repairer was asked to keep to (a scientific repair), most suspicious first. */
+  suspects: z.array(z.string()).optional(),
+  /** Element functions the diff changed that were not suspects. */
+  unsuspectedChanges: z.array(z.string()).optional(),
 });
 export type RepairOutcome = z.infer<typeof RepairOutcome>;

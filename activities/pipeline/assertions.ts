@@ -5,6 +5,8 @@ import type { ArtifactStore } from '../artifacts/store.js';
 import type { AssertionVerdict, RunDigest, ScriptJob, ScriptSummary } from '../../schemas/pipeline.js';
 import { replaceMain, verifyElementFunctionsUnchanged } from '../../runners/harness/index.js';
 import { parseScript } from '../../runners/structure/index.js';
+import { allFunctions } from '../../runners/structure/check-structure.js';
+import { lastLines } from '../../lib/verification/suspects.js';
 import { agentOutputSchemas } from '../../schemas/agent-outputs.js';
 import { parseTruth, compareNumeric, checkProperty } from '../../lib/tasks/truth.js';
 import { readAnswer, type AnswerRef } from './answers.js';
@@ -20,15 +22,18 @@ export type VariantMain = { case: string; main: string };
 export async function buildVariantJobs(
   store: ArtifactStore,
   input: { summary: ScriptSummary } & ({ answer: AnswerRef; variants?: undefined } | { variants: VariantMain[]; answer?: undefined }),
-): Promise<{ jobs: ScriptJob[]; problems: { case: string; problem: string }[] }> {
+): Promise<{ jobs: ScriptJob[]; problems: { case: string; problem: string }[]; reach: VariantReach[] }> {
   const { structure } = await loadStructure(store, input.summary);
   const variants = input.variants ?? (await readAnswer(store, input.answer, agentOutputSchemas['variant-mains'], 'assertion variants')).variants;
   const jobs: ScriptJob[] = [];
   const problems: { case: string; problem: string }[] = [];
+  const reach: VariantReach[] = [];
   for (const v of variants) {
     try {
       const text = replaceMain(structure, v.main);
-      const changed = verifyElementFunctionsUnchanged(structure, parseScript(text, input.summary.language));
+      const variant = parseScript(text, input.summary.language);
+      reach.push({ case: v.case, main: v.main, calls: elementFunctionsReached(variant) });
+      const changed = verifyElementFunctionsUnchanged(structure, variant);
       if (changed.length) {
         problems.push({ case: v.case, problem: `the variant changed element functions (${changed.map((c) => c.name).join(', ')}); only main may be replaced` });
         continue;
@@ -39,7 +44,24 @@ export async function buildVariantJobs(
       problems.push({ case: v.case, problem: `could not build the variant: ${(err as Error).message}` });
     }
   }
-  return { jobs, problems };
+  return { jobs, problems, reach };
+}
+
+/** What a variant's main exercises: the element functions it reaches through run_/item_ functions, in script order. */
+export type VariantReach = { case: string; main: string; calls: string[] };
+
+function elementFunctionsReached(variant: ReturnType<typeof parseScript>): string[] {
+  const callees = new Map(allFunctions(variant).map((f) => [f.name, f.callees]));
+  const seen = new Set<string>(['main']);
+  const queue = ['main'];
+  while (queue.length) {
+    for (const next of callees.get(queue.shift()!) ?? []) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      queue.push(next);
+    }
+  }
+  return variant.elementFunctions.map((f) => f.name).filter((n) => seen.has(n));
 }
 
 /** A `PHYSVEC_RESULT` value printed, as numbers: the last one named `name` when a name is given (none if absent), else the last. */
@@ -70,7 +92,7 @@ export function checkAssertions(input: {
       continue;
     }
     if (run.exitCode !== 0) {
-      verdicts.push({ ...base, judge: 'error', method: 'none', reason: `the variant failed (exit ${run.exitCode}${run.timedOut ? ', timed out' : ''}): ${run.stderrTail.slice(-400)}`, exitCode: run.exitCode });
+      verdicts.push({ ...base, judge: 'error', method: 'none', reason: `the variant failed (exit ${run.exitCode}${run.timedOut ? ', timed out' : ''}):\n${lastLines(run.stderrTail, 12)}`, exitCode: run.exitCode });
       continue;
     }
     const observed = observedNumbers(run.results);

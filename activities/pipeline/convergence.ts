@@ -22,7 +22,7 @@ export type ConvergenceVariant = z.infer<(typeof agentOutputSchemas)['convergenc
 export async function buildConvergenceJob(
   store: ArtifactStore,
   input: { summary: ScriptSummary; caseId: string } & ({ answer: AnswerRef; variant?: undefined } | { variant: ConvergenceVariant; answer?: undefined }),
-): Promise<{ job?: ScriptJob; values: number[]; problem?: string }> {
+): Promise<{ job?: ScriptJob; values: number[]; problem?: string; monitor?: string }> {
   const { structure } = await loadStructure(store, input.summary);
   const v = input.variant ?? (await readAnswer(store, input.answer, agentOutputSchemas['convergence-variant'], 'convergence variant'));
   const values: number[] = [];
@@ -37,7 +37,7 @@ export async function buildConvergenceJob(
     const changed = verifyElementFunctionsUnchanged(structure, parseScript(text, input.summary.language));
     if (changed.length) return { values, problem: `the convergence variant changed element functions (${changed.map((c) => c.name).join(', ')})` };
     const file = `convergence_${input.caseId.replace(/[^a-z0-9]+/gi, '_')}.${extensionOf(input.summary.language)}`;
-    return { job: { id: input.caseId, file, ref: await store.put(text, { name: file }) }, values };
+    return { job: { id: input.caseId, file, ref: await store.put(text, { name: file }) }, values, ...(v.monitor ? { monitor: v.monitor } : {}) };
   } catch (err) {
     return { values, problem: `could not build the convergence variant: ${(err as Error).message}` };
   }

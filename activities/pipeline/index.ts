@@ -15,6 +15,7 @@ import { scoreRubric } from './rubric.js';
 import { buildConvergenceJob, convergenceStep } from './convergence.js';
 import { writeReport, type ReportInput } from './report.js';
 import { runJob, type RunSandbox } from './run-job.js';
+import { checkOwnSetting } from '../validation/own-setting.js';
 
 export interface PipelineDeps {
   store: ArtifactStore;
@@ -68,6 +69,10 @@ export function createPipelineActivities(deps: PipelineDeps) {
     buildConvergenceJob: (input: Parameters<typeof buildConvergenceJob>[1]) => buildConvergenceJob(store, input),
     async convergenceStep(input: Parameters<typeof convergenceStep>[0]) {
       return convergenceStep(input);
+    },
+    /** The suite validation's own-setting check, on a reproduction's final run. */
+    async checkOwnSetting(input: Parameters<typeof checkOwnSetting>[0]) {
+      return checkOwnSetting(input);
     },
     writeReport: (input: ReportInput) => writeReport(store, input),
   };

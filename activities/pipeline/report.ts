@@ -47,7 +47,7 @@ export async function writeReport(store: ArtifactStore, input: ReportInput): Pro
   ].filter(Boolean) as string[];
   const protocol = await protocolReport(store, ctx);
   const stageTimes = input.progress.timings.map((t) => ({ stage: t.stage, seconds: ((t.endedAt ?? t.startedAt) - t.startedAt) / 1000 }));
-  const diffs = await Promise.all(input.repairs.map(async (r) => ({ stage: r.stage, iteration: r.iteration, changed: r.outcome.changedFunctions, suggestions: r.suggestions, diff: await store.getText(r.outcome.diffRef) })));
+  const diffs = await Promise.all(input.repairs.map(async (r) => ({ stage: r.stage, iteration: r.iteration, changed: r.outcome.changedFunctions, ...(r.outcome.suspects ? { suspects: r.outcome.suspects, unsuspectedChanges: r.outcome.unsuspectedChanges ?? [] } : {}), suggestions: r.suggestions, diff: await store.getText(r.outcome.diffRef) })));
   const finalScript = input.finalScriptRef ? await store.getText(input.finalScriptRef) : undefined;
   const figure = input.finalRun?.files.find((f) => f.path === 'figure.png');
   const figureB64 = figure ? (await store.get(figure.ref)).toString('base64') : undefined;
@@ -76,15 +76,15 @@ export async function writeReport(store: ArtifactStore, input: ReportInput): Pro
 
   const row = (cells: unknown[], cls = '') => `<tr class="${cls}">${cells.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`;
   const progRows = input.programmingReports.flatMap((r) => [
-    ...r.judge_result.map((u) => row([`programming ${r.iteration}`, `unit ${u.function}`, u.judge, u.errors.slice(-500)], verdictClass(u.judge))),
-    ...r.run_functions.map((f) => row([`programming ${r.iteration}`, `integration ${f.run_function}`, `correct_ratio ${f.correct_ratio.toFixed(3)}`, f.error_analysis.slice(-500)], f.correct_ratio === 1 ? 'ok' : 'bad')),
+    ...r.judge_result.map((u) => row([`programming ${r.iteration}`, `unit ${u.function}`, u.judge, u.errors], verdictClass(u.judge))),
+    ...r.run_functions.map((f) => row([`programming ${r.iteration}`, `integration ${f.run_function}`, `correct_ratio ${f.correct_ratio.toFixed(3)}`, f.error_analysis], f.correct_ratio === 1 ? 'ok' : 'bad')),
     row([`programming ${r.iteration}`, 'full script', r.executable ? 'runs' : 'fails', r.fullRunError ?? ''], r.executable ? 'ok' : 'bad'),
   ]);
   const sciRows = input.scientificRounds.flatMap((s) => [
     row([`scientific ${s.iteration}`, 'rubric', s.rubric.available ? `grade ${s.rubric.gradeMean?.toFixed(3)}` : 'not available', s.rubric.available ? s.rubric.failed.map((f) => `#${f.index} ${f.issue}`).join('; ') : s.rubric.reason], !s.rubric.available ? 'warn' : s.rubric.failed.length === 0 ? 'ok' : 'bad'),
     ...s.assertions.map((a) => row([`scientific ${s.iteration}`, `${a.case} (${a.method})`, a.judge, `${a.content} | truth: ${a.truth} | observed: ${JSON.stringify(a.observed ?? null)} | ${a.reason}`], verdictClass(a.judge))),
   ]);
-  const convRows = input.convergence.map((c) => row(['convergence', c.case, c.converged ? `converged at ${c.convergedAt}` : 'not converged', `${c.parameter} → ${c.sequence.map((s) => `${s.param}: ${JSON.stringify(s.value)}`).join(', ')} | ${c.reason}`], c.converged ? 'ok' : 'bad'));
+  const convRows = input.convergence.map((c) => row(['convergence', c.case, c.converged ? `converged at ${c.convergedAt}` : 'not converged', `${c.parameter} → ${c.sequence.map((s) => `${s.param}: ${JSON.stringify(s.value)}`).join(', ')} | ${c.reason}${c.ownSetting ? ` | own setting ${c.ownSetting.pass ? 'converged' : 'NOT converged'}: ${c.ownSetting.reason}` : ''}`], c.converged && c.ownSetting?.pass !== false ? 'ok' : 'bad'));
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>physvec report ${esc(ctx.taskId)}</title>
 <style>body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:4px 6px;vertical-align:top;font-size:13px}
 tr.ok td:nth-child(3){background:#d9f2d9}tr.bad td:nth-child(3){background:#f8d0d0}tr.warn td:nth-child(3){background:#fff2c2}.notice{background:#fff2c2;padding:6px 10px;border:1px solid #e0c060}

@@ -21,6 +21,23 @@ export interface Suspect {
 }
 
 /**
+ * The localisation of every case that had a variant: its reach (from building the variants), what
+ * its run printed (stdout, and stderr when it failed), and whether its verdict was correct.
+ */
+export function localiseCases(
+  reach: { case: string; main: string; calls: string[] }[],
+  runs: { id: string; exitCode: number | null; stdoutTail: string; stderrTail: string }[],
+  verdicts: { case: string; judge: string }[],
+  outputLines = 30,
+): CaseLocalisation[] {
+  return reach.map((r) => {
+    const run = runs.find((x) => x.id === r.case);
+    const output = run ? lastLines([run.stdoutTail, run.exitCode === 0 ? '' : run.stderrTail].filter(Boolean).join('\n'), outputLines) : '';
+    return { ...r, output, passed: verdicts.find((v) => v.case === r.case)?.judge === 'correct' };
+  });
+}
+
+/**
  * Element functions called by at least one failing variant, most suspicious first: called by more
  * failing variants, then by fewer passing ones, then in the script's order.
  */

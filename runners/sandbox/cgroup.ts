@@ -324,6 +324,28 @@ export function removeStaleCgroups(host: CgroupHost, active: ReadonlySet<string>
   return removed;
 }
 
+/** Run cgroups of this process whose removal failed; retried at the next run. */
+const leftBehind = new Set<RunCgroup>();
+
+/** Remove a run's cgroup; never throws: a failure is logged and retried at the next run. */
+export async function removeRunCgroup(cg: RunCgroup): Promise<void> {
+  try {
+    await cg.remove();
+    leftBehind.delete(cg);
+  } catch (err) {
+    leftBehind.add(cg);
+    console.warn(`physvec sandbox: ${(err as Error).message}; it is retried at the next run`);
+  }
+}
+
+/** In the background of a run's start: another try at what could not be removed before. */
+export function retryLeftCgroups(): void {
+  for (const cg of leftBehind) {
+    leftBehind.delete(cg);
+    void removeRunCgroup(cg);
+  }
+}
+
 let staleSwept = false;
 
 /** Once per process: the stale-cgroup sweep, in the background of the first run. */

@@ -20,7 +20,7 @@ import {
 } from '../../schemas/sandbox.js';
 import { runnerFor } from '../languages/index.js';
 import type { ResolvedRunner } from '../languages/profile.js';
-import { RunCgroup, sweepStaleCgroupsOnce } from './cgroup.js';
+import { removeRunCgroup, retryLeftCgroups, RunCgroup, sweepStaleCgroupsOnce } from './cgroup.js';
 import { collectProducedFiles } from './collect.js';
 import { buildSandboxEnv } from './env.js';
 import { prlimitArgs, tmpfsBytes } from './limits.js';
@@ -163,7 +163,10 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
   let plan = planIsolation(probe, opts.isolation ?? isolationModeFromEnv());
 
   sweepStaleWorkDirsOnce();
-  if (plan.cgroup) sweepStaleCgroupsOnce(plan.cgroup, activeRuns);
+  if (plan.cgroup) {
+    sweepStaleCgroupsOnce(plan.cgroup, activeRuns);
+    retryLeftCgroups();
+  }
   const runId = newRunId();
   const { dir: workDir, privateDir } = await createWorkDir(runId);
   let lease: UidLease | null = null;
@@ -234,11 +237,7 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
 
 /** Never throws: a failure is logged and left to the stale sweeps, so the result still comes back. */
 async function cleanUp(runId: string, cgroup: RunCgroup | null, lease: UidLease | null, workDir: string): Promise<void> {
-  try {
-    await cgroup?.remove();
-  } catch (err) {
-    console.warn(`physvec sandbox: ${(err as Error).message}; the stale-cgroup sweep retries it`);
-  }
+  if (cgroup) await removeRunCgroup(cgroup);
   activeRuns.delete(runId);
   // Only now, with the run's processes gone, may another run have its uid.
   await lease?.release();

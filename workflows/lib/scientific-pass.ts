@@ -8,12 +8,18 @@ import type { Agents } from '../reproduction/agent.js';
 import { light } from '../reproduction/activities.js';
 import * as P from '../reproduction/prompts.js';
 import { answerOf } from './answer.js';
+import { localiseCases, type CaseLocalisation } from '../../lib/verification/suspects.js';
 import type { RunJobs } from './programming-pass.js';
 
 export interface ScientificPass {
   rubric: RubricOutcome;
   assertions: AssertionVerdict[];
+  /** Per case: the variant's main, what it printed, the element functions it reaches (for a repair that localises). */
+  localisation: CaseLocalisation[];
 }
+
+/** Lines of a variant's output a repair prompt shows. */
+const OUTPUT_LINES = 30;
 
 export async function scientificPass(
   agents: Agents,
@@ -38,18 +44,20 @@ export async function scientificPass(
     }
     return light.scoreRubric({ leavesRef: ctx.rubric.leavesRef, answers: answers as { parsed?: unknown; parsedRef?: ArtifactRef }[] });
   })();
-  const assertionsP = (async (): Promise<AssertionVerdict[]> => {
-    if (cases.length === 0) return [];
+  const assertionsP = (async (): Promise<{ assertions: AssertionVerdict[]; localisation: CaseLocalisation[] }> => {
+    if (cases.length === 0) return { assertions: [], localisation: [] };
     const written = await agents.ask('assertion-writer', stage, iteration, P.variantsPrompt(summary.scriptRef, cases.map((c) => ({ id: c.id, content: c.content })), ctx.language), { outputSchema: 'variant-mains' });
     const built = await light.buildVariantJobs({ summary, answer: answerOf(written) });
     const runs = await runAll(built.jobs);
     const checked = await light.checkAssertions({ cases, runs, problems: built.problems });
-    if (checked.qualitative.length === 0) return checked.verdicts;
-    const judged = await agents.ask('assertion-judge', stage, iteration, P.qualitativePrompt(checked.qualitative), { outputSchema: 'qualitative-verdicts' });
-    return light.mergeQualitative({ verdicts: checked.verdicts, answer: answerOf(judged) });
+    const verdicts = checked.qualitative.length === 0
+      ? checked.verdicts
+      : await light.mergeQualitative({ verdicts: checked.verdicts, answer: answerOf(await agents.ask('assertion-judge', stage, iteration, P.qualitativePrompt(checked.qualitative), { outputSchema: 'qualitative-verdicts' })) });
+    // Histories recorded before variants reported their reach have none: no localisation then.
+    return { assertions: verdicts, localisation: localiseCases(built.reach ?? [], runs, verdicts, OUTPUT_LINES) };
   })();
-  const [rubric, assertions] = await Promise.all([rubricP, assertionsP]);
-  return { rubric, assertions };
+  const [rubric, { assertions, localisation }] = await Promise.all([rubricP, assertionsP]);
+  return { rubric, assertions, localisation };
 }
 
 /** Whether a scientific pass found nothing wrong: every rubric issue met (or no rubric), every assertion correct. */

@@ -21,6 +21,7 @@ import { markStage, markStatus } from '../lib/stage.js';
 import { answerOf } from '../lib/answer.js';
 import { physvecAuthor } from '../lib/author.js';
 import { programmingPass } from '../lib/programming-pass.js';
+import { lastLines, rankSuspects } from '../../lib/verification/suspects.js';
 import { scientificPass, scientificVerdict } from '../lib/scientific-pass.js';
 import { programmingAccuracy, scientificCounts, spendOf } from '../lib/run-metrics.js';
 import { Agents, BudgetStop } from './agent.js';
@@ -192,8 +193,10 @@ export async function reproduction(rawInput: ReproductionInput): Promise<Reprodu
         break;
       }
       if (it === limits.scientificIterations) break;
-      const fix = await agents.ask('repairer', 'scientific', it, P.scientificRepairPrompt(current.scriptRef, rubric, assertions), { outputSchema: 'repair' });
-      const outcome = await light.applyRepair({ summary: current, answer: answerOf(fix) });
+      // The repairer sees each failing variant and the ranked suspects, and is held to them (the diff is checked).
+      const suspects = rankSuspects(pass.localisation).map((s) => s.function);
+      const fix = await agents.ask('repairer', 'scientific', it, P.scientificRepairPrompt(current.scriptRef, rubric, assertions, pass.localisation), { outputSchema: 'repair' });
+      const outcome = await light.applyRepair({ summary: current, answer: answerOf(fix), ...(suspects.length ? { suspects } : {}) });
       repairs.push({ stage: 'scientific', iteration: it, outcome, suggestions: (fix.parsed as { suggestions?: string[] } | undefined)?.suggestions ?? [] });
       current = outcome.summary;
     }
@@ -205,7 +208,7 @@ export async function reproduction(rawInput: ReproductionInput): Promise<Reprodu
         await enter('convergence', i + 1);
         const written = await agents.ask('convergence-writer', 'convergence', i + 1, P.convergencePrompt(current.scriptRef, c), { outputSchema: 'convergence-variant' });
         const plan = await light.buildConvergenceJob({ summary: current, answer: answerOf(written), caseId: c.id });
-        const outcome: ConvergenceOutcome = { case: c.id, parameter: c.parameter, criteria: c.criteria, sequence: [], converged: false, convergedAt: null, reason: plan.problem ?? 'limit reached before the value stopped moving' };
+        const outcome: ConvergenceOutcome = { case: c.id, parameter: c.parameter, criteria: c.criteria, sequence: [], converged: false, convergedAt: null, reason: plan.problem ?? 'limit reached before the value stopped moving', ...(plan.monitor ? { monitor: plan.monitor } : {}) };
         progress.convergence.push({ case: c.id, values: [], converged: false });
         if (plan.job) {
           for (let step = 0; step < Math.min(plan.values.length, limits.convergenceMaxSteps); step++) {
@@ -221,7 +224,7 @@ export async function reproduction(rawInput: ReproductionInput): Promise<Reprodu
               break;
             }
             if (run!.exitCode !== 0) {
-              outcome.reason = `the variant failed at ${value}: ${run!.stderrTail.slice(-300)}`;
+              outcome.reason = `the variant failed at ${value}:\n${lastLines(run!.stderrTail, 12)}`;
               break;
             }
           }
@@ -236,9 +239,14 @@ export async function reproduction(rawInput: ReproductionInput): Promise<Reprodu
     await enter('final');
     const [run] = await runAll([await light.fullScriptJob({ summary: current })]);
     finalRun = run;
-    const converged = convergence.every((c) => c.converged);
+    // A converged escalation only says the value stops moving at large knobs; the script's own setting must give it too.
+    for (const c of convergence) {
+      if (!c.converged || !c.monitor) continue;
+      c.ownSetting = await light.checkOwnSetting({ monitor: c.monitor, criteria: c.criteria, converged: c.sequence[c.sequence.length - 1]?.value, run: run! });
+    }
+    const converged = convergence.every((c) => c.converged && c.ownSetting?.pass !== false);
     status = scientificPassed && converged && finalRun!.exitCode === 0 ? 'passed' : 'failed';
-    if (status === 'failed') message = !scientificPassed ? 'the scientific verifier did not pass within its iteration limit' : !converged ? 'a convergence case did not converge' : 'the final run failed';
+    if (status === 'failed') message = !scientificPassed ? 'the scientific verifier did not pass within its iteration limit' : !converged ? (convergence.some((c) => c.ownSetting?.pass === false) ? "the script's own setting is not converged" : 'a convergence case did not converge') : 'the final run failed';
   } catch (err) {
     if (err instanceof BudgetStop) {
       status = 'budget_exhausted';
