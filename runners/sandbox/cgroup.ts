@@ -137,14 +137,29 @@ function v2Parent(mount: MountInfo, ownPath: string): string {
     try {
       // Controllers must be enabled from the top down to the parent of the run cgroups, and in it.
       const chain = cg.split('/').filter(Boolean).map((_, i, all) => dirOf(mount, '/' + all.slice(0, i).join('/')));
+      const made = !existsSync(dir);
       mkdirSync(dir, { recursive: true });
-      for (const d of [...chain, dir]) enableV2Controllers(d);
+      try {
+        for (const d of [...chain, dir]) enableV2Controllers(d);
+      } catch (err) {
+        // EBUSY: an ancestor holds processes. Leave nothing behind and try the next candidate.
+        if (made) rmdirQuietly(dir);
+        throw err;
+      }
       return dir;
     } catch (err) {
       last = err as Error;
     }
   }
   throw last ?? new Error('no cgroup v2 parent');
+}
+
+function rmdirQuietly(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // Busy or gone.
+  }
 }
 
 function enableV2Controllers(dir: string): void {
@@ -287,13 +302,7 @@ export class RunCgroup {
   }
 
   private removeQuietly(): void {
-    for (const d of this.dirs) {
-      try {
-        rmdirSync(d);
-      } catch {
-        // Left for the sweep.
-      }
-    }
+    for (const d of this.dirs) rmdirQuietly(d);
   }
 }
 
