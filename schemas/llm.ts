@@ -117,6 +117,11 @@ export const LlmResult = z.object({
   exchangeRef: ArtifactRef,
   /** Temporal attempt that succeeded (1 = first). */
   attempt: z.number().int().positive(),
+  /**
+   * Earlier attempts lost to a worker crash (no transcript written); their usage is in `usage` as far
+   * as their last heartbeat told, and `usageUnknown` of them had told nothing.
+   */
+  lostAttempts: z.object({ count: z.number().int().nonnegative(), usageUnknown: z.number().int().nonnegative() }).optional(),
 });
 export type LlmResult = z.infer<typeof LlmResult>;
 
@@ -223,6 +228,9 @@ export const UsageTotals = z.object({
   failedLlmCalls: z.number(),
   scriptedCalls: z.number(),
   unpricedCalls: z.number(),
+  /** Attempts of calls lost to worker crashes (re-issued), and how many of them have unknown tokens. Absent in older records. */
+  lostAttempts: z.number().optional(),
+  lostAttemptsUsageUnknown: z.number().optional(),
 });
 export type UsageTotals = z.infer<typeof UsageTotals>;
 

@@ -1,30 +1,55 @@
 // Activity timeouts and retry policies, one place. Pure data: imported by workflows.
+//
+// A worker that dies (kill -9, OOM, host lost) is noticed by the server only through a missed
+// heartbeat, so every kind of activity heartbeats and has a heartbeat timeout short enough that a
+// killed worker costs at most that timeout plus a worker start (≤ 45 s on a small machine), instead
+// of a whole startToClose (2–10 min before). Not shorter: on a loaded 2-core host (load 25 seen in
+// tests) an event loop busy with a synchronous step can delay a heartbeat by 10 s and more, and a
+// false timeout re-runs work. Workers send heartbeats at least every HEARTBEAT_THROTTLE (not at the
+// SDK's default 80 % of the timeout), so nearly the whole timeout is slack. No scheduleToStart
+// timeouts: the server does not retry those, and a run must wait for a worker to come back rather
+// than fail because none polls.
 import type { ActivityOptions, RetryPolicy } from '@temporalio/common';
 
 /** Transient faults (network, worker restarts) are retried; bad input is not. */
 export const DEFAULT_RETRY: RetryPolicy = {
   initialInterval: '1s',
   backoffCoefficient: 2,
-  maximumInterval: '1m',
+  maximumInterval: '10s',
   maximumAttempts: 5,
-  nonRetryableErrorTypes: ['BadInputError', 'LlmFatalError', 'BudgetExhaustedError', 'SchemaValidationError', 'CassetteMismatchError', 'AuthorStructureError', 'RunnerUnavailableError'],
+  nonRetryableErrorTypes: ['BadInputError', 'LlmFatalError', 'BudgetExhaustedError', 'SchemaValidationError', 'CassetteMismatchError', 'AuthorStructureError', 'RunnerUnavailableError', 'SandboxOwnFailure'],
 };
 
+/** How often an activity without its own heartbeat is beaten for by the worker (workers/heartbeat-ticker.ts). */
+export const HEARTBEAT_TICK_MS = 2_000;
+
+/** Worker option maxHeartbeatThrottleInterval: heartbeats reach the server at least this often. */
+export const HEARTBEAT_THROTTLE = '3s';
+
+/** Light steps (artifact I/O, judging, reports): seconds normally; the worker heartbeats for them. */
 export const LIGHT_ACTIVITY: ActivityOptions = {
-  startToCloseTimeout: '2m',
+  startToCloseTimeout: '10m',
+  heartbeatTimeout: '30s',
   retry: DEFAULT_RETRY,
 };
 
-/** LLM calls: a slow model may take minutes; Retry-After is honoured by the activity (nextRetryDelay). */
+/** LLM calls: a slow model may take minutes (startToClose); callLlm heartbeats every 10 s with its usage, so a dead worker is noticed in 30 s. Retry-After is honoured by the activity (nextRetryDelay). */
 export const LLM_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '10m',
-  heartbeatTimeout: '5m',
+  heartbeatTimeout: '30s',
   retry: { ...DEFAULT_RETRY, maximumAttempts: 8 },
 };
 
-/** Sandbox runs: long simulations heartbeat; a missed heartbeat means the worker died and the run is retried elsewhere. */
+/**
+ * Times a sandbox run may fail for a reason of its own (an exception in the activity: store I/O, a
+ * bug) before it gives up. Worker crashes and shutdowns do not count (activities/sandbox/run-script.ts):
+ * a script's own failure is a result (exit code, stderr), not an activity failure.
+ */
+export const SANDBOX_OWN_FAILURE_LIMIT = 4;
+
+/** Sandbox runs: long simulations heartbeat every 5 s; attempts are unlimited because infrastructure faults must not use them up (see SANDBOX_OWN_FAILURE_LIMIT). */
 export const SANDBOX_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '2h',
-  heartbeatTimeout: '30s',
-  retry: { ...DEFAULT_RETRY, maximumAttempts: 4 },
+  heartbeatTimeout: '20s',
+  retry: { ...DEFAULT_RETRY, maximumInterval: '5s', maximumAttempts: Number.POSITIVE_INFINITY },
 };

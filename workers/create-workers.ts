@@ -1,10 +1,16 @@
 // Build the workers for one or both task queues. A dev ("all") process runs both in one process.
 import path from 'node:path';
-import { Worker, NativeConnection, Runtime, DefaultLogger, bundleWorkflowCode, type WorkerOptions, type LogLevel } from '@temporalio/worker';
+import { Worker, NativeConnection, Runtime, bundleWorkflowCode, type WorkerOptions, type LogLevel } from '@temporalio/worker';
 import { repoRoot } from '../lib/paths.js';
 import { TASK_QUEUES, type QueueName } from '../temporal-config/queues.js';
 import { orchestrationActivities, simulationActivities } from './activities.js';
 import { defaultSimulationSlots } from './slots.js';
+import { HEARTBEAT_THROTTLE } from '../temporal-config/timeouts.js';
+import { WorkerLogger } from './logger.js';
+import { heartbeatTicker } from './heartbeat-ticker.js';
+import { RerunJournal, rerunJournalInterceptor } from './rerun-journal.js';
+import { DRILL_DELAY_ENV, drillDelayInterceptor, drillDelays } from './drill-delay.js';
+import { sweepStaleWorkDirsOnce } from '../runners/sandbox/workdir.js';
 
 export type QueueSelection = QueueName | 'all';
 
@@ -12,6 +18,9 @@ export const WORKFLOWS_PATH = path.join(repoRoot, 'workflows', 'index.ts');
 
 /** Graceful shutdown: in-flight activities get `shutdownGraceTime` to finish, then are cancelled (sandboxes killed, attempt fails retryably). */
 export const SHUTDOWN = { shutdownGraceTime: '5s', shutdownForceTime: '30s' } as const;
+
+/** Heartbeats reach the server every few seconds, whatever an activity's heartbeat timeout (see temporal-config/timeouts.ts). */
+const HEARTBEATS = { maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE } as const;
 
 let runtimeInstalled = false;
 export function installRuntime(): void {
@@ -22,7 +31,7 @@ export function installRuntime(): void {
   // to stdout, which breaks `--json` output of verbs that run workers in their process.
   Runtime.install({
     shutdownSignals: ['SIGINT', 'SIGTERM'],
-    logger: new DefaultLogger(level),
+    logger: new WorkerLogger(level),
     telemetryOptions: { logging: { forward: {}, filter: { core: level, other: 'ERROR' } } },
   });
 }
@@ -35,6 +44,14 @@ export function workflowBundle(): ReturnType<typeof bundleWorkflowCode> {
   return bundle;
 }
 
+let journal: RerunJournal | undefined;
+/** Activity interceptors of every production worker: heartbeats for activities without their own, and the re-run journal. */
+export function activityInterceptors(): NonNullable<NonNullable<WorkerOptions['interceptors']>['activity']> {
+  journal ??= new RerunJournal();
+  const delays = drillDelays(process.env[DRILL_DELAY_ENV]);
+  return [heartbeatTicker, rerunJournalInterceptor(journal), ...(delays.size ? [drillDelayInterceptor(delays)] : [])];
+}
+
 export async function createWorkers(
   connection: NativeConnection,
   namespace: string,
@@ -42,6 +59,7 @@ export async function createWorkers(
   overrides: Partial<WorkerOptions> = {},
 ): Promise<Worker[]> {
   const workers: Worker[] = [];
+  const interceptors = { activity: activityInterceptors() };
   if (queue === 'orchestration' || queue === 'all') {
     workers.push(
       await Worker.create({
@@ -50,6 +68,8 @@ export async function createWorkers(
         taskQueue: TASK_QUEUES.orchestration,
         workflowBundle: overrides.workflowBundle ?? (await workflowBundle()),
         activities: orchestrationActivities(),
+        interceptors,
+        ...HEARTBEATS,
         ...SHUTDOWN,
         ...overrides,
       }),
@@ -57,12 +77,16 @@ export async function createWorkers(
   }
   if (queue === 'simulation' || queue === 'all') {
     const { workflowBundle: _b, workflowsPath: _p, ...rest } = overrides;
+    // Work dirs a killed worker left behind go now, not at the first run (runners/sandbox/workdir.ts).
+    sweepStaleWorkDirsOnce();
     workers.push(
       await Worker.create({
         connection,
         namespace,
         taskQueue: TASK_QUEUES.simulation,
         activities: simulationActivities(),
+        interceptors,
+        ...HEARTBEATS,
         maxConcurrentActivityTaskExecutions: defaultSimulationSlots(),
         ...SHUTDOWN,
         ...rest,

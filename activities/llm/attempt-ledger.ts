@@ -3,7 +3,9 @@
 // (and its transcript's reference), Temporal hands the last heartbeat of the previous attempt to the
 // next one (also when the attempt failed: the SDK flushes it with the failure), and the successful
 // attempt adds them all to its result. Limit: when a worker dies mid-call, only what its last
-// delivered heartbeat said is known (heartbeats are throttled by the SDK).
+// delivered heartbeat said is known (heartbeats are throttled by the SDK). Such an attempt is *lost*:
+// it wrote no transcript (an attempt that failed did), so it is counted apart — re-issued, its
+// tokens known only as far as its heartbeats told, or not at all.
 import { Context } from '@temporalio/activity';
 import { z } from 'zod';
 import { ArtifactRef } from '../../schemas/artifact.js';
@@ -28,6 +30,19 @@ export function priorAttempts(ctx: Context | undefined): AttemptRecord[] {
   if (!ctx) return [];
   const parsed = LedgerDetails.safeParse(ctx.info.heartbeatDetails);
   return parsed.success ? parsed.data.llmAttempts.filter((a) => a.attempt < ctx.info.attempt) : [];
+}
+
+/** Earlier attempts lost to a crash: no record at all, or a record without a transcript; usageUnknown = those that reported no tokens. */
+export function lostAttempts(attempt: number, prior: AttemptRecord[]): { count: number; usageUnknown: number } {
+  let count = 0;
+  let usageUnknown = 0;
+  for (let n = 1; n < attempt; n++) {
+    const rec = prior.find((a) => a.attempt === n);
+    if (rec?.exchangeRef) continue;
+    count++;
+    if (!rec || rec.usage.inputTokens + rec.usage.outputTokens === 0) usageUnknown++;
+  }
+  return { count, usageUnknown };
 }
 
 export function sumAttempts(attempts: AttemptRecord[]): LlmUsage {

@@ -14,7 +14,7 @@ import { callKeyString } from '../../lib/llm/keys.js';
 import { TOOL_RESULT_PREVIEW_CHARS } from '../../lib/llm/limits.js';
 import { isScriptedModel, parseModelId } from '../../lib/llm/model-id.js';
 import { shapeAnswer } from './answer-shape.js';
-import { activityContext, heartbeatLedger, priorAttempts, sumAttempts } from './attempt-ledger.js';
+import { activityContext, heartbeatLedger, lostAttempts, priorAttempts, sumAttempts } from './attempt-ledger.js';
 import { budgetRefusal, estimateCall } from './budget-guard.js';
 import { CassetteError, findEntry, loadCassette, noMatchMessage, resolveCassettePath } from './cassette.js';
 import { EndpointError, missingKey, resolveEndpoint, type Env } from './endpoint.js';
@@ -80,6 +80,7 @@ export async function callLlm(deps: LlmDeps, input: LlmRequest): Promise<LlmResu
       scripted,
       exchangeRef,
       attempt,
+      ...(attempt > 1 ? { lostAttempts: lostAttempts(attempt, prior) } : {}),
     };
   } catch (err) {
     const cancelled = err instanceof ProviderCallError && err.kind === 'cancelled';

@@ -14,7 +14,9 @@ export interface ReportInput {
   status: string;
   message?: string;
   stageReached: string;
-  context: TaskContext;
+  /** Absent when the run ended before its task was prepared (the report then names the task file). */
+  context?: TaskContext;
+  taskFile?: string;
   models: { defaultModel: string; roles: Record<string, string> };
   authorScriptRef?: ArtifactRef;
   finalScriptRef?: ArtifactRef;
@@ -25,7 +27,7 @@ export interface ReportInput {
   finalRun?: RunDigest;
   progress: {
     scripted: boolean;
-    tokens: { inputTokens: number; outputTokens: number; cachedInputTokens: number; toolCalls: number; costUsd: number; llmCalls: number };
+    tokens: { inputTokens: number; outputTokens: number; cachedInputTokens: number; toolCalls: number; costUsd: number; llmCalls: number; lostAttempts?: number; lostAttemptsUsageUnknown?: number };
     ledger: { byStage: Record<string, { inputTokens: number; outputTokens: number; costUsd: number }>; byRole: Record<string, { inputTokens: number; outputTokens: number; costUsd: number }> };
     timings: { stage: string; startedAt: number; endedAt?: number }[];
     human: { at: number; kind: string; note?: string; stage: string }[];
@@ -35,12 +37,32 @@ export interface ReportInput {
 const esc = (s: unknown) => String(s ?? '').replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 const verdictClass = (v: string) => (v === 'correct' || v === 'passed' || v === 'true' ? 'ok' : v === 'undetermined' ? 'warn' : 'bad');
 
+/** "; 1 attempt lost to a worker crash (re-issued), tokens unknown": what re-issued LLM calls cost, as far as known. */
+export function lostLine(t: { lostAttempts?: number; lostAttemptsUsageUnknown?: number }): string {
+  const n = t.lostAttempts ?? 0;
+  if (n === 0) return '';
+  const unknown = t.lostAttemptsUsageUnknown ?? 0;
+  const tokens = unknown === n ? 'tokens unknown' : unknown === 0 ? 'tokens as reported before the crash (counted above)' : `tokens unknown for ${unknown}, the others' as reported before the crash (counted above)`;
+  return `; ${n} LLM attempt${n === 1 ? '' : 's'} lost to worker crashes and re-issued, ${tokens}`;
+}
+
+/** Stands in for the task context of a run that ended before `prepareTask` finished. */
+function unpreparedContext(taskFile: string | undefined): TaskContext {
+  return {
+    taskId: taskFile ? path.basename(taskFile).replace(/\.json$/i, '') : '(unknown task)',
+    topic: '(not prepared)', figure: taskFile ?? '(unknown task file)', profile: '(not prepared)', language: 'python', request: '',
+    substitution: { substituted: false, adaptedLeaves: [] }, sourceKind: 'none',
+    rubric: { available: false, leafCount: 0, reason: 'the task was not prepared' },
+    limitingCases: [], scientificResults: [], convergenceCases: [], backgroundNames: [],
+  };
+}
+
 export function reportDir(workflowId: string): string {
   return path.join(stateDir(), 'reports', workflowId.replace(/[^A-Za-z0-9._-]/g, '_'));
 }
 
 export async function writeReport(store: ArtifactStore, input: ReportInput): Promise<{ jsonRef: ArtifactRef; htmlRef: ArtifactRef; htmlPath: string; jsonPath: string }> {
-  const ctx = input.context;
+  const ctx = input.context ?? unpreparedContext(input.taskFile);
   const firstLine = [
     ctx.substitution.substituted ? ctx.substitution.note : undefined,
     input.progress.scripted ? 'Produced with the scripted model (recorded/hand-written LLM answers); execution, verification and metrics are real.' : undefined,
@@ -60,6 +82,7 @@ export async function writeReport(store: ArtifactStore, input: ReportInput): Pro
     status: input.status,
     message: input.message,
     stageReached: input.stageReached,
+    taskPrepared: input.context !== undefined,
     models: input.models,
     programming: input.programmingReports.map(({ reportRef: _r, ...rest }) => rest),
     scientific: input.scientificRounds,
@@ -99,7 +122,7 @@ ${protocol.html}
 <h2>Figure</h2>${figureB64 ? `<img id="figure" alt="reproduced figure" style="max-width:700px" src="data:image/png;base64,${figureB64}">` : '<p>No figure was produced.</p>'}
 <h2>Verdicts</h2><table id="verdicts"><tr><th>stage</th><th>test</th><th>verdict</th><th>evidence</th></tr>${progRows.join('')}${sciRows.join('')}${convRows.join('')}</table>
 <h2>Repairs</h2>${diffs.map((d) => `<h3>${esc(d.stage)} iteration ${d.iteration}: ${esc(d.changed.join(', '))}</h3><ul>${d.suggestions.map((s) => `<li>${esc(s)}</li>`).join('')}</ul><pre>${esc(d.diff)}</pre>`).join('') || '<p>None.</p>'}
-<h2>Tokens and cost</h2><p>${input.progress.scripted ? '<b>scripted model</b>: ' : ''}input ${input.progress.tokens.inputTokens}, output ${input.progress.tokens.outputTokens}, cached ${input.progress.tokens.cachedInputTokens}, tool calls ${input.progress.tokens.toolCalls}, LLM calls ${input.progress.tokens.llmCalls}, $${input.progress.tokens.costUsd.toFixed(4)}</p>
+<h2>Tokens and cost</h2><p>${input.progress.scripted ? '<b>scripted model</b>: ' : ''}input ${input.progress.tokens.inputTokens}, output ${input.progress.tokens.outputTokens}, cached ${input.progress.tokens.cachedInputTokens}, tool calls ${input.progress.tokens.toolCalls}, LLM calls ${input.progress.tokens.llmCalls}, $${input.progress.tokens.costUsd.toFixed(4)}${lostLine(input.progress.tokens)}</p>
 <table><tr><th>stage</th><th>input tokens</th><th>output tokens</th><th>USD</th><th>wall time (s)</th></tr>${stageTimes.map((t) => { const u = input.progress.ledger.byStage[t.stage]; return `<tr><td>${esc(t.stage)}</td><td>${u?.inputTokens ?? 0}</td><td>${u?.outputTokens ?? 0}</td><td>${(u?.costUsd ?? 0).toFixed(4)}</td><td>${t.seconds.toFixed(1)}</td></tr>`; }).join('')}</table>
 <h2>Human interventions</h2>${input.progress.human.length ? `<ul>${input.progress.human.map((h) => `<li>${esc(new Date(h.at).toISOString())} ${esc(h.kind)} at ${esc(h.stage)} ${esc(h.note ?? '')}</li>`).join('')}</ul>` : '<p>None.</p>'}
 <h2>Final script</h2><pre>${esc(finalScript ?? '(none)')}</pre>

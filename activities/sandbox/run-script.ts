@@ -5,13 +5,17 @@
 //   activity as cancelled;
 // - worker shutdown kills the sandbox and fails the attempt *retryably*, so another worker reruns it
 //   at once instead of waiting for a timeout;
-// - a malformed request or an absent toolchain is a non-retryable failure naming the problem.
+// - a malformed request or an absent toolchain is a non-retryable failure naming the problem;
+// - attempts are unlimited (temporal-config/timeouts.ts) so crashes and shutdowns never use up a run;
+//   only the activity's own exceptions are counted (in the heartbeat details, which survive a crash),
+//   and the SANDBOX_OWN_FAILURE_LIMIT-th ends the run. A script that fails is a result, not one of these.
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { ArtifactStore, artifactStore } from '../artifacts/store.js';
 import { BadInputError } from '../../lib/errors.js';
 import type { SandboxRequestInput, SandboxResult } from '../../schemas/sandbox.js';
 import { parseSandboxRequest, runSandboxed, SandboxCancelledError, RunnerUnavailableError } from '../../runners/sandbox/index.js';
+import { SANDBOX_OWN_FAILURE_LIMIT } from '../../temporal-config/timeouts.js';
 
 export interface SandboxActivityOptions {
   /** How often the running sandbox heartbeats (default 5 s; the SDK throttles what reaches the server). */
@@ -20,6 +24,14 @@ export interface SandboxActivityOptions {
 
 /** Failure type of an attempt cut short by worker shutdown; retryable by design. */
 export const WORKER_SHUTDOWN_FAILURE = 'WorkerShutdown';
+/** Failure type of the run's last own failure (non-retryable). */
+export const SANDBOX_OWN_FAILURE = 'SandboxOwnFailure';
+
+/** Own failures of earlier attempts, carried in every heartbeat so the count survives a crash. */
+function ownFailuresSoFar(details: unknown): number {
+  const n = (details as { ownFailures?: unknown } | undefined)?.ownFailures;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 0;
+}
 
 export function createSandboxActivities(store: ArtifactStore = artifactStore(), opts: SandboxActivityOptions = {}) {
   return {
@@ -34,20 +46,24 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
         }
         throw err;
       }
-      ctx.heartbeat({ phase: 'starting', label: req.label ?? null });
+      const ownFailures = ownFailuresSoFar(ctx.info.heartbeatDetails);
+      ctx.heartbeat({ phase: 'starting', label: req.label ?? null, ownFailures });
       try {
         return await runSandboxed(req, {
           store,
           signal: ctx.cancellationSignal,
           heartbeatMs: opts.heartbeatMs,
-          onHeartbeat: (info) => ctx.heartbeat(info),
+          onHeartbeat: (info) => ctx.heartbeat({ ...info, ownFailures }),
         });
       } catch (err) {
         if (err instanceof SandboxCancelledError) throw cancellationFailure(err, ctx.cancellationSignal.reason);
         if (err instanceof RunnerUnavailableError) {
           throw ApplicationFailure.create({ type: 'RunnerUnavailableError', message: err.message, nonRetryable: true });
         }
-        throw err;
+        const failures = ownFailures + 1;
+        ctx.heartbeat({ phase: 'failed', label: req.label ?? null, ownFailures: failures });
+        const message = `sandbox run ${req.label ?? ''} failed (own failure ${failures} of at most ${SANDBOX_OWN_FAILURE_LIMIT}): ${(err as Error)?.message ?? String(err)}`;
+        throw ApplicationFailure.create({ type: failures >= SANDBOX_OWN_FAILURE_LIMIT ? SANDBOX_OWN_FAILURE : 'SandboxError', message, nonRetryable: failures >= SANDBOX_OWN_FAILURE_LIMIT, cause: err instanceof Error ? err : undefined });
       }
     },
   };

@@ -18,6 +18,7 @@ import { withWorkersIfNeeded, type WorkerMode } from '../runs/workers-on-demand.
 import { checkCampaign, loadCampaignSpecFile, specFromFlags } from '../runs/campaign-spec.js';
 import { startCampaign } from '../runs/campaign-run.js';
 import { planByTopic } from '../../activities/campaign/plan.js';
+import { planByTopic } from '../../activities/campaign/plan.js';
 import { followCampaign, followMode, progressText } from '../runs/campaign-follow.js';
 import { liveQuery } from '../runs/live-query.js';
 import { printSummary, readReportJson, summaryRows } from '../runs/campaign-summary.js';
@@ -111,7 +112,7 @@ export function register(program: Command): void {
     .description('start a campaign (from --spec <campaign.json> or from flags) and follow it to its report')
     .option('--spec <file>', 'campaign JSON file (fields of CampaignInput: selection, models, frameworks, trials, concurrency, …)')
     .option('--tasks <substr,...>', 'keep tasks whose id contains any of these')
-    .option('--topics <topic,...>', 'keep these topics (dmrg, nqs, qsim, dft)')
+    .option('--topics <topic,...>', 'keep these topics (dmrg, nqs = nnwf, qsim = qcmb, dft = dft_qc)')
     .option('--root <dir>', 'dataset root: our suite (default data/tasks) or a QMP-Bench root')
     .option('--limit <n>', 'at most this many tasks')
     .option('--models <provider:model,...>', 'models; {task} and {trial} are filled in per run (default scripted:campaign/{task}.t{trial})')

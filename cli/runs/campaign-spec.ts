@@ -8,6 +8,7 @@ import { CampaignInput, type CampaignSpec, type RunKey } from '../../schemas/cam
 import { BadInputError, badInputFromZod } from '../../lib/errors.js';
 import { readJsonFile } from '../../lib/tasks/json-file.js';
 import { formatProblem } from '../../lib/tasks/problems.js';
+import { canonicalTopic } from '../../lib/tasks/topics.js';
 import { repoRoot } from '../../lib/paths.js';
 import { assertKnownProvider, loadConfig } from '../../lib/config.js';
 import { isScriptedModel, parseModelId } from '../../lib/llm/model-id.js';
@@ -58,7 +59,7 @@ export function specFromFlags(f: CampaignFlags): CampaignSpec {
   const raw = {
     campaignId: f.id,
     label: f.label,
-    selection: { root: absoluteRoot(f.root ?? 'data/tasks', process.cwd()), ids: list(f.tasks), topics: list(f.topics), limit: f.limit },
+    selection: { root: absoluteRoot(f.root ?? 'data/tasks', process.cwd()), ids: list(f.tasks), topics: list(f.topics).map((t) => canonicalTopic(t) ?? t), limit: f.limit },
     models: f.models ? list(f.models) : [DEFAULT_CAMPAIGN_MODEL],
     frameworks: f.frameworks ? list(f.frameworks) : undefined,
     trials: f.trials,

@@ -76,6 +76,16 @@ export async function prepareReproduction(taskFile: string, opts: ReproduceOptio
   return { input, workflowId, taskId, topic, notes, defaultModel: config.llm.defaultModel, profile: toolchain.profile };
 }
 
+/** User metadata (summary, details) and memo of a reproduction: the task, the model(s), where the report goes. */
+export function startMetadata(p: PreparedReproduction) {
+  const roles = Object.entries(p.input.models.roles ?? {}).map(([r, m]) => `${r}=${m}`).join(', ');
+  return {
+    staticSummary: `reproduce ${p.taskId} with ${p.defaultModel}`,
+    staticDetails: [`**task** ${p.taskId} (${p.topic}): \`${p.input.taskFile}\``, `**model** ${p.defaultModel}${roles ? ` (roles: ${roles})` : ''}`, `**toolchain** ${p.profile ?? 'the task\'s own'}`, '**report** path in the memo (`reportPath`) once the run ends'].join('\n\n'),
+    memo: { task: p.taskId, taskFile: p.input.taskFile, topic: p.topic, model: p.defaultModel, roles: p.input.models.roles ?? {} },
+  };
+}
+
 /** Start a checked reproduction on the orchestration queue. */
 export async function startPrepared(client: Client, p: PreparedReproduction) {
   const { input, workflowId, taskId, topic, notes } = p;
@@ -83,6 +93,8 @@ export async function startPrepared(client: Client, p: PreparedReproduction) {
     workflowId,
     taskQueue: TASK_QUEUES.orchestration,
     args: [input],
+    // What the Temporal UI shows at the top of the run's page; the workflow adds verdict and report path to the memo at its end.
+    ...startMetadata(p),
     typedSearchAttributes: [
       { key: SA.TaskId, value: taskId },
       { key: SA.Topic, value: topic },

@@ -24,7 +24,7 @@ export function totalTokens(u: { inputTokens: number; outputTokens: number }): n
 }
 
 export function emptyTotals(): UsageTotals {
-  return { ...emptyUsage(), costUsd: 0, llmCalls: 0, failedLlmCalls: 0, scriptedCalls: 0, unpricedCalls: 0 };
+  return { ...emptyUsage(), costUsd: 0, llmCalls: 0, failedLlmCalls: 0, scriptedCalls: 0, unpricedCalls: 0, lostAttempts: 0, lostAttemptsUsageUnknown: 0 };
 }
 
 export function addTotals(a: UsageTotals, b: UsageTotals): UsageTotals {
@@ -35,6 +35,8 @@ export function addTotals(a: UsageTotals, b: UsageTotals): UsageTotals {
     failedLlmCalls: a.failedLlmCalls + b.failedLlmCalls,
     scriptedCalls: a.scriptedCalls + b.scriptedCalls,
     unpricedCalls: a.unpricedCalls + b.unpricedCalls,
+    lostAttempts: (a.lostAttempts ?? 0) + (b.lostAttempts ?? 0),
+    lostAttemptsUsageUnknown: (a.lostAttemptsUsageUnknown ?? 0) + (b.lostAttemptsUsageUnknown ?? 0),
   };
 }
 
@@ -50,6 +52,8 @@ export interface CallOutcome {
   scripted?: boolean;
   priced?: boolean;
   failed?: boolean;
+  /** Attempts lost to worker crashes before this outcome (see activities/llm/attempt-ledger.ts). */
+  lostAttempts?: { count: number; usageUnknown: number };
 }
 
 export function outcomeTotals(o: CallOutcome): UsageTotals {
@@ -60,6 +64,8 @@ export function outcomeTotals(o: CallOutcome): UsageTotals {
     failedLlmCalls: o.failed ? 1 : 0,
     scriptedCalls: (o.scripted ?? o.model.startsWith('scripted:')) ? 1 : 0,
     unpricedCalls: o.priced === false ? 1 : 0,
+    lostAttempts: o.lostAttempts?.count ?? 0,
+    lostAttemptsUsageUnknown: o.lostAttempts?.usageUnknown ?? 0,
   };
 }
 

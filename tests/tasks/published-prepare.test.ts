@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { tasksPrepare, tasksValidate } from '../../cli/commands/tasks.js';
 import { planByTopic, selectTasks } from '../../activities/campaign/plan.js';
+import { specFromFlags } from '../../cli/runs/campaign-spec.js';
 import type { PreparePassReport } from '../../cli/runs/prepare-pass.js';
 import type { ValidationReport } from '../../lib/tasks/validation-report.js';
 import { DATASET, datasetMissing } from './dataset-fixture.js';
@@ -39,4 +40,6 @@ test('--tasks dft_qc_1_1 and --topics dft select published ids', async (t) => {
   assert.ok(dft.length >= 6 && dft.every((x) => x.id.startsWith('task_dft_qc_')));
   const keys = dft.map((x, i) => ({ key: `k${i}`, taskId: x.id, taskFile: x.file, topic: x.topic, model: 'm', framework: 'physvec' as const, trial: 1 }));
   assert.deepEqual(planByTopic(keys), { dft: { tasks: dft.length, runs: dft.length } });
+  // The dataset's folder names select too: --topics dft_qc is --topics dft.
+  assert.deepEqual(specFromFlags({ root: DATASET, topics: 'dft_qc,nnwf' }).selection.topics, ['dft', 'nqs']);
 });

@@ -3,13 +3,14 @@
 // one Programming-verifier pass (unit / integration accuracy, executability) and, for a script that
 // runs, one scientific pass (rubric + physical assertions judged by code) — and compute RunMetrics.
 // The scoring is for comparison only: its LLM spend is reported apart (`runMetrics.scoring`).
-import { defineQuery, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, defineQuery, setHandler, upsertMemo, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { ArtifactRef } from '../../schemas/artifact.js';
 import { BaselineInput, type CampaignChildResult, type Framework, type RunMetrics } from '../../schemas/campaign.js';
 import type { UsageTotals } from '../../schemas/llm.js';
 import { PipelineLimits, type RepairOutcome, type RunDigest, type ScriptJob, type ScriptSummary, type TaskContext } from '../../schemas/pipeline.js';
 import { SA } from '../../temporal-config/search-attributes.js';
 import { markStage, markStatus } from '../lib/stage.js';
+import { describeFailure, endingFailure, unexpectedEnding } from '../lib/ending.js';
 import { programmingPass, type ProgrammingPass, type RunJobs } from '../lib/programming-pass.js';
 import { scientificPass, scientificVerdict, type ScientificPass } from '../lib/scientific-pass.js';
 import { programmingAccuracy, scientificCounts, splitSpend } from '../lib/run-metrics.js';
@@ -19,7 +20,7 @@ import { light, sim } from '../reproduction/activities.js';
 /** The stage whose LLM calls belong to the scoring, not to the framework under test. */
 export const EVALUATION_STAGE = 'evaluation';
 
-export type BaselineStatus = 'running' | 'passed' | 'failed' | 'budget_exhausted';
+export type BaselineStatus = 'running' | 'passed' | 'failed' | 'budget_exhausted' | 'stopped' | 'error';
 
 /** One run of the full script inside a baseline's own loop. */
 export interface BaselineAttempt {
@@ -106,6 +107,7 @@ export async function runBaseline(
   let science: ScientificPass | undefined;
   let status: BaselineStatus = 'running';
   let message: string | undefined;
+  let unexpected: { err: unknown } | undefined;
 
   try {
     enter('prepare');
@@ -125,9 +127,15 @@ export async function runBaseline(
         ? `${framework}: the final script runs and passes every scientific check (scored once, comparison only)`
         : `${framework}: the final script runs but fails the scientific checks (${[!verdict?.rubricOk ? 'rubric' : '', !verdict?.assertionsOk ? 'physical assertions' : ''].filter(Boolean).join(', ')})`;
   } catch (err) {
-    if (!(err instanceof BudgetStop)) throw err;
-    status = 'budget_exhausted';
-    message = `${framework}: ${err.message}; every artifact so far is kept`;
+    if (err instanceof BudgetStop) {
+      status = 'budget_exhausted';
+      message = `${framework}: ${err.message}; every artifact so far is kept`;
+    } else {
+      const ending = unexpectedEnding(err, progress.stage);
+      status = ending.verdict;
+      message = `${framework}: ${ending.message}`;
+      unexpected = { err };
+    }
   }
 
   // ---- evidence and metrics -------------------------------------------------------------------
@@ -136,12 +144,14 @@ export async function runBaseline(
   progress.status = status;
   markStage('report', progress.iteration, status);
   const finalRun = evaluation?.fullRun ?? state.lastRun;
-  const report = ctx
-    ? await light.writeReport({
+  let report: BaselineResult['report'];
+  try {
+    report = await CancellationScope.nonCancellable(() => light.writeReport({
         workflowId: workflowInfo().workflowId,
         status,
         message,
         stageReached: progress.stage,
+        taskFile: input.taskFile,
         context: ctx,
         models: { defaultModel: input.models.defaultModel, roles: input.models.roles },
         authorScriptRef: state.authorScriptRef,
@@ -152,9 +162,12 @@ export async function runBaseline(
         repairs: state.repairs,
         finalRun,
         progress: { scripted: agents.scripted, tokens: agents.ledger.total, ledger: agents.ledger, timings, human: [] },
-      })
-    : undefined;
+      }));
+  } catch (err) {
+    message = `${message ?? status}; the report could not be written: ${describeFailure(err)}`;
+  }
   markStatus(status);
+  upsertMemo({ verdict: status, reportPath: report?.htmlPath ?? null });
 
   const executable = evaluation ? evaluation.report.executable : (state.executableAt ?? null) !== null;
   const spend = splitSpend(agents.ledger, [EVALUATION_STAGE]);
@@ -177,6 +190,7 @@ export async function runBaseline(
     ...(message ? { message } : {}),
     scoring: spend.other,
   };
+  if (unexpected) throw endingFailure(unexpected.err, `${message}${report ? ` (report: ${report.htmlPath})` : ''}`, { verdict: status, stageReached: progress.stage, report, runMetrics });
   return {
     workflowId: workflowInfo().workflowId,
     taskId: progress.taskId,

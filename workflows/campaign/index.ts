@@ -3,7 +3,7 @@
 // moment it is known, so a crash, a restart or continue-as-new never loses or repeats a run.
 // Orchestration only: planning, recording and the report are activities.
 import {
-  ApplicationFailure, CancellationScope, ContinueAsNew, condition, continueAsNew, executeChild, setHandler, upsertSearchAttributes, workflowInfo,
+  ApplicationFailure, CancellationScope, ContinueAsNew, condition, continueAsNew, executeChild, isCancellation, setHandler, upsertSearchAttributes, workflowInfo,
 } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { CampaignInput, type CampaignProgress, type RunKey, type RunMetrics, type RunRecord } from '../../schemas/campaign.js';
@@ -11,6 +11,7 @@ import { SA } from '../../temporal-config/search-attributes.js';
 import { describeZodError } from '../../lib/errors.js';
 import { planning, reporting, results } from './activities.js';
 import { childCall, failureMetrics, passed } from './children.js';
+import { describeFailure, runMetricsOfFailure } from '../lib/ending.js';
 import { groupOf } from './keys.js';
 import { campaignProgressQuery, type CampaignCounts, type CampaignResult, type CarriedState } from './progress.js';
 
@@ -18,14 +19,6 @@ export type { CampaignResult, CarriedState } from './progress.js';
 
 /** Set by the server on every workflow a Schedule starts: the schedule's id. */
 const SCHEDULED_BY_ID = defineSearchAttributeKey('TemporalScheduledById', SearchAttributeType.KEYWORD);
-
-function describeFailure(err: unknown): string {
-  const parts: string[] = [];
-  for (let e = err as { message?: string; cause?: unknown } | undefined; e && parts.length < 4; e = e.cause as typeof e) {
-    if (e.message) parts.push(e.message);
-  }
-  return parts.join(': ') || String(err);
-}
 
 export async function campaign(input: CampaignInput, state?: CarriedState): Promise<CampaignResult> {
   const parsed = CampaignInput.safeParse(input);
@@ -100,8 +93,9 @@ export async function campaign(input: CampaignInput, state?: CarriedState): Prom
           metrics = failureMetrics(k, `${call.workflowType} returned no runMetrics`, Date.now() - startedAt);
         }
       } catch (err) {
+        // A run that ended in error still recorded its report and what it spent (in the failure's details).
         outcome = 'error';
-        metrics = failureMetrics(k, describeFailure(err), Date.now() - startedAt);
+        metrics = runMetricsOfFailure(err) ?? failureMetrics(k, describeFailure(err), Date.now() - startedAt);
       }
       await record({ ...k, workflowId: call.options.workflowId!, outcome, metrics });
       if (outcome === 'done') counts.done++;
@@ -168,10 +162,16 @@ export async function campaign(input: CampaignInput, state?: CarriedState): Prom
     upsertSearchAttributes([{ key: SA.Verdict, value: 'completed' }]);
     return { campaignId, planned, counts, continuedAsNew, report };
   } catch (err) {
-    if (opened && !(err instanceof ContinueAsNew)) {
-      await CancellationScope.nonCancellable(() => results.closeCampaign({ campaignId, status: 'failed' }));
-      upsertSearchAttributes([{ key: SA.Verdict, value: 'failed' }]);
+    if (err instanceof ContinueAsNew) throw err;
+    // Every ending recorded: the store closes the campaign, the report shows what was done, and
+    // `Verdict` says stopped (cancelled) or error — each step tried even if an earlier one fails.
+    if (opened) {
+      await CancellationScope.nonCancellable(async () => {
+        await results.closeCampaign({ campaignId, status: 'failed' }).catch(() => undefined);
+        await reporting.writeCampaignReport({ campaignId }).catch(() => undefined);
+      });
     }
+    upsertSearchAttributes([{ key: SA.Verdict, value: isCancellation(err) ? 'stopped' : 'error' }]);
     throw err;
   }
 }

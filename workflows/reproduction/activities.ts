@@ -1,9 +1,54 @@
 // Activity proxies of the reproduction workflow: light pipeline steps on the orchestration queue,
-// sandbox runs on the simulation queue.
-import { proxyActivities } from '@temporalio/workflow';
+// sandbox runs on the simulation queue. Every call carries a one-line summary (Temporal user
+// metadata, shown on the workflow's page in the UI): "unit test observable_spin_densities",
+// "assertion limiting:2", "prepare task task_dmrg_7_2.json", …
+import { proxyActivities, type ActivityInterfaceFor, type ActivityOptions } from '@temporalio/workflow';
 import type { PipelineActivities, SimulationPipelineActivities } from '../../activities/pipeline/index.js';
+import type { ScriptJob } from '../../schemas/pipeline.js';
 import { LIGHT_ACTIVITY, SANDBOX_ACTIVITY } from '../../temporal-config/timeouts.js';
 import { TASK_QUEUES } from '../../temporal-config/queues.js';
 
-export const light = proxyActivities<PipelineActivities>({ ...LIGHT_ACTIVITY, taskQueue: TASK_QUEUES.orchestration });
-export const sim = proxyActivities<SimulationPipelineActivities>({ ...SANDBOX_ACTIVITY, taskQueue: TASK_QUEUES.simulation });
+type Summarize = (name: string, input: Record<string, unknown> | undefined) => string | undefined;
+type ProxiedActivity = ((...args: unknown[]) => Promise<unknown>) & { executeWithOptions(options: ActivityOptions, args: unknown[]): Promise<unknown> };
+
+/** The same proxy, each call scheduled with `summary` (SDK 1.24 ActivityOptions.summary) from its input. */
+function withSummaries<A extends object>(proxy: ActivityInterfaceFor<A>, summarize: Summarize): ActivityInterfaceFor<A> {
+  return new Proxy(proxy, {
+    get(target, name) {
+      const fn = (target as unknown as Record<string, ProxiedActivity>)[name as string]!;
+      if (typeof name !== 'string') return fn;
+      const call = (...args: unknown[]) => {
+        const summary = summarize(name, args[0] as Record<string, unknown> | undefined)?.slice(0, 200);
+        return summary ? fn.executeWithOptions({ summary }, args) : fn(...args);
+      };
+      return Object.assign(call, { executeWithOptions: fn.executeWithOptions });
+    },
+  });
+}
+
+/** What a sandbox job is for, from its id (`unit:f`, `level:run_x:2:3:…`, `full`, a case id) and env. */
+export function jobSummary(job: ScriptJob): string {
+  const [kind, ...rest] = job.id.split(':');
+  if (job.env?.PHYSVEC_PARAM !== undefined) return `convergence ${job.id.slice(0, job.id.lastIndexOf(':'))} at ${job.env.PHYSVEC_PARAM}`;
+  if (kind === 'unit') return `unit test ${rest.join(':')}`;
+  if (kind === 'level') return `integration ${rest[0]} level ${rest[1]}/${rest[2]}`;
+  if (kind === 'full') return 'full script run';
+  return `assertion ${job.id}`;
+}
+
+const lightSummary: Summarize = (name, input) => {
+  const iteration = typeof input?.iteration === 'number' ? ` iteration ${input.iteration}` : '';
+  switch (name) {
+    case 'prepareTask': return `prepare task ${String(input?.taskFile ?? '').split('/').pop()}`;
+    case 'writeReport': return `write report (${String(input?.status ?? '')})`;
+    case 'judgeProgramming': return `judge programming${iteration}`;
+    case 'buildConvergenceJob': return `build convergence variant ${String(input?.caseId ?? '')}`;
+    case 'convergenceStep': return 'judge convergence step';
+    default: return name.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+  }
+};
+
+const simSummary: Summarize = (_name, input) => (input?.job ? jobSummary(input.job as ScriptJob) : undefined);
+
+export const light = withSummaries(proxyActivities<PipelineActivities>({ ...LIGHT_ACTIVITY, taskQueue: TASK_QUEUES.orchestration }), lightSummary);
+export const sim = withSummaries(proxyActivities<SimulationPipelineActivities>({ ...SANDBOX_ACTIVITY, taskQueue: TASK_QUEUES.simulation }), simSummary);

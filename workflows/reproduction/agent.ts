@@ -46,7 +46,9 @@ export class Agents {
     const model = this.modelFor(role);
     this.llmActivities++;
     try {
-      const r = await callLlm({ key, model, messages, ...opts, budget: remainingBudget(this.budget, this.ledger) });
+      // The summary names the call in the Temporal UI: "LLM author/author 0 #1 (scripted:…)".
+      const summary = `LLM ${role}/${stage} ${iteration} #${key.seq} (${model})`.slice(0, 200);
+      const r = await callLlm.executeWithOptions({ summary }, [{ key, model, messages, ...opts, budget: remainingBudget(this.budget, this.ledger) }]);
       this.ledger = recordCall(this.ledger, key, r);
       this.scripted ||= r.scripted;
       return r;

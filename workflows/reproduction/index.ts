@@ -1,7 +1,7 @@
 // The PhysVEC reproduction of one task: author → programming verifier → scientific verifier →
 // convergence → final run → evidence report. Orchestration only: every LLM call and every script
 // run is an activity; scripts, harnesses and reports travel as artifact references.
-import { condition, setHandler, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, condition, setHandler, upsertMemo, workflowInfo } from '@temporalio/workflow';
 import type { ArtifactRef } from '../../schemas/artifact.js';
 import type { RunMetrics } from '../../schemas/campaign.js';
 import {
@@ -18,6 +18,7 @@ import {
 } from '../../schemas/pipeline.js';
 import { emptyLedger } from '../../lib/llm/accounting.js';
 import { markStage, markStatus } from '../lib/stage.js';
+import { describeFailure, endingFailure, unexpectedEnding } from '../lib/ending.js';
 import { answerOf } from '../lib/answer.js';
 import { physvecAuthor } from '../lib/author.js';
 import { programmingPass } from '../lib/programming-pass.js';
@@ -103,6 +104,8 @@ export async function reproduction(rawInput: ReproductionInput): Promise<Reprodu
   let status: ReproductionStatus = 'running';
   let message: string | undefined;
   let scientificPassedAt: number | null = null;
+  /** What ended the run when it was neither a verdict, the budget nor a stop signal (activity out of attempts, a bug, a cancellation). */
+  let unexpected: { err: unknown } | undefined;
 
   const enter = async (stage: string, iteration = 0) => {
     const last = progress.timings[progress.timings.length - 1];
@@ -255,7 +258,10 @@ export async function reproduction(rawInput: ReproductionInput): Promise<Reprodu
       if (status === 'running') status = 'stopped';
       message ??= err.message;
     } else {
-      throw err;
+      const ending = unexpectedEnding(err, progress.stage);
+      status = ending.verdict;
+      message = ending.message;
+      unexpected = { err };
     }
   }
 
@@ -267,20 +273,27 @@ export async function reproduction(rawInput: ReproductionInput): Promise<Reprodu
   progress.message = message;
   syncTokens();
   markStage('report', progress.iteration, status);
-  const report = ctx
-    ? await light.writeReport({
-        workflowId: workflowInfo().workflowId,
-        status, message, stageReached,
-        context: ctx,
-        models: { defaultModel: input.models.defaultModel, roles: input.models.roles ?? {} },
-        authorScriptRef,
-        finalScriptRef: current?.scriptRef,
-        programmingReports, scientificRounds, convergence, repairs,
-        finalRun,
-        progress,
-      })
-    : undefined;
+  // Written whatever ended the run (also after a cancellation), and a report that cannot be written
+  // does not hide the verdict: it is said in the message.
+  let report: ReproductionResult['report'];
+  try {
+    report = await CancellationScope.nonCancellable(() => light.writeReport({
+      workflowId: workflowInfo().workflowId,
+      status, message, stageReached,
+      taskFile: input.taskFile,
+      context: ctx,
+      models: { defaultModel: input.models.defaultModel, roles: input.models.roles ?? {} },
+      authorScriptRef,
+      finalScriptRef: current?.scriptRef,
+      programmingReports, scientificRounds, convergence, repairs,
+      finalRun,
+      progress,
+    }));
+  } catch (err) {
+    message = `${message ?? status}; the report could not be written: ${describeFailure(err)}`;
+  }
   markStatus(status);
+  upsertMemo({ verdict: status, reportPath: report?.htmlPath ?? null });
   // Pure computation over what the run did (no commands: committed histories must still replay).
   const lastProgramming = programmingReports[programmingReports.length - 1];
   const firstRunning = programmingReports.find((r) => r.executable);
@@ -300,6 +313,7 @@ export async function reproduction(rawInput: ReproductionInput): Promise<Reprodu
     reportPath: report?.htmlPath ?? null,
     ...(message ? { message } : {}),
   };
+  if (unexpected) throw endingFailure(unexpected.err, `${message}${report ? ` (report: ${report.htmlPath})` : ''}`, { verdict: status, stageReached, report, runMetrics });
   return {
     workflowId: workflowInfo().workflowId,
     taskId: progress.taskId,

@@ -3,7 +3,8 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { LlmLedger } from '../../schemas/llm.js';
 import type { AssertionVerdict, ConvergenceOutcome, ProgrammingReport, RubricOutcome } from '../../schemas/pipeline.js';
 
-export type ReproductionStatus = 'running' | 'paused' | 'passed' | 'failed' | 'budget_exhausted' | 'stopped';
+/** `Verdict` search attribute and `status` of the result; final on every ending (error: see workflows/lib/ending.ts). */
+export type ReproductionStatus = 'running' | 'paused' | 'passed' | 'failed' | 'budget_exhausted' | 'stopped' | 'error';
 
 export interface StageTiming {
   stage: string;

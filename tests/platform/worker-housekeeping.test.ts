@@ -1,0 +1,78 @@
+// Worker housekeeping without a server: the outage and "No workflows registered" warnings condensed
+// to one line each, the re-run journal, the activity summaries, and the timeouts that bound the
+// recovery from a killed worker for every activity kind.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { WorkerLogger } from '../../workers/logger.js';
+import { RerunJournal } from '../../workers/rerun-journal.js';
+import { drillDelays } from '../../workers/drill-delay.js';
+import { jobSummary } from '../../workflows/reproduction/activities.js';
+import { LIGHT_ACTIVITY, LLM_ACTIVITY, SANDBOX_ACTIVITY } from '../../temporal-config/timeouts.js';
+import { SEARCH_ATTRIBUTE_FLAGS, RETIRED_SEARCH_ATTRIBUTES } from '../../temporal-config/search-attributes.js';
+
+const retryWarning = (n: number) => [
+  `gRPC call poll_activity_task_queue retried ${n} times`,
+  { sdkComponent: 'core', error: 'Status { code: Unavailable, message: "tcp connect error", source: Some(tonic::transport::Error(Transport, ConnectError(ConnectError("tcp connect error", 127.0.0.1:7233, Os { code: 111, kind: ConnectionRefused, message: "Connection refused" })))) }' },
+] as const;
+
+test('a server outage prints one line, however many retry warnings core logs; a later outage prints one more', () => {
+  const lines: string[] = [];
+  let now = 0;
+  const log = new WorkerLogger('WARN', (l) => lines.push(l), () => now);
+  for (let i = 0; i < 40; i++) {
+    now += 2000;
+    log.warn(...retryWarning(6 + i));
+  }
+  assert.equal(lines.length, 1);
+  assert.match(lines[0]!, /cannot reach the Temporal server at 127\.0\.0\.1:7233 \(Connection refused; poll_activity_task_queue\)/);
+  now += 120_000; // the server answered for two minutes, then went away again
+  log.warn(...retryWarning(6));
+  assert.equal(lines.length, 2);
+  assert.match(lines[1]!, /39 retry warnings were condensed/);
+  log.warn('No workflows registered, not polling for workflow tasks', { taskQueue: 'physvec-simulation' });
+  assert.equal(lines.length, 3);
+  assert.match(lines[2]!, /^physvec worker: queue physvec-simulation runs activities only/);
+  const quiet: string[] = [];
+  new WorkerLogger('ERROR', (l) => quiet.push(l)).warn(...retryWarning(6));
+  assert.deepEqual(quiet, [], 'nothing below the configured level');
+});
+
+test('an attempt of an activity that already completed on this host is logged and counted as a re-run', () => {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'physvec-journal-')), 'completions.jsonl');
+  const logged: string[] = [];
+  const j = new RerunJournal(file, (l) => logged.push(l));
+  assert.equal(j.starting('wf/run/7', 1, 'runJob'), false);
+  j.completed('wf/run/7', 1);
+  // A new worker process on the same host (the journal is a file): the result of attempt 1 never arrived.
+  const again = new RerunJournal(file, (l) => logged.push(l));
+  assert.equal(again.starting('wf/run/7', 2, 'runJob'), true);
+  assert.equal(again.reruns, 1);
+  assert.match(logged[0]!, /re-running runJob wf\/run\/7 \(attempt 2\): attempt 1 finished at .* but its result never reached the Temporal server/);
+  assert.equal(again.starting('wf/run/8', 2, 'runJob'), false, 'an attempt whose predecessor never completed here is no re-run');
+});
+
+test('every activity kind heartbeats with a timeout that bounds the recovery; sandbox attempts are not capped', () => {
+  const seconds = (d: unknown) => Number(/^(\d+)s$/.exec(String(d))?.[1] ?? NaN);
+  for (const [name, o] of Object.entries({ LIGHT_ACTIVITY, LLM_ACTIVITY, SANDBOX_ACTIVITY })) {
+    assert.ok(seconds(o.heartbeatTimeout) <= 30, `${name}: heartbeatTimeout ${String(o.heartbeatTimeout)}`);
+    assert.equal(o.scheduleToStartTimeout, undefined, `${name}: no scheduleToStart (the server does not retry it)`);
+  }
+  assert.equal(SANDBOX_ACTIVITY.retry?.maximumAttempts, Number.POSITIVE_INFINITY);
+  assert.deepEqual([...drillDelays('judgeProgramming=800, writeReport=5')], [['judgeProgramming', 800], ['writeReport', 5]]);
+  assert.throws(() => drillDelays('judgeProgramming'), /PHYSVEC_DRILL_DELAY: "judgeProgramming" is not <activityType>=<milliseconds>/);
+});
+
+test('sandbox jobs are summarised by what they test; Verdict replaces the retired Status attribute', () => {
+  const ref = { sha256: 'a'.repeat(64), bytes: 1 };
+  assert.equal(jobSummary({ id: 'unit:observable_spin_densities', file: 'u.py', ref }), 'unit test observable_spin_densities');
+  assert.equal(jobSummary({ id: 'level:run_energy:2:4:a+b', file: 'l.py', ref }), 'integration run_energy level 2/4');
+  assert.equal(jobSummary({ id: 'full', file: 'main.py', ref }), 'full script run');
+  assert.equal(jobSummary({ id: 'limiting:2', file: 'v.py', ref }), 'assertion limiting:2');
+  assert.equal(jobSummary({ id: 'convergence:0:16', file: 'c.py', ref, env: { PHYSVEC_PARAM: '16' } }), 'convergence convergence:0 at 16');
+  assert.ok(SEARCH_ATTRIBUTE_FLAGS.includes('Verdict=Keyword'));
+  assert.ok(!SEARCH_ATTRIBUTE_FLAGS.some((f) => f.startsWith('Status=')));
+  assert.deepEqual(RETIRED_SEARCH_ATTRIBUTES, ['Status']);
+});
