@@ -18,7 +18,6 @@ import { withWorkersIfNeeded, type WorkerMode } from '../runs/workers-on-demand.
 import { checkCampaign, loadCampaignSpecFile, specFromFlags } from '../runs/campaign-spec.js';
 import { startCampaign } from '../runs/campaign-run.js';
 import { planByTopic } from '../../activities/campaign/plan.js';
-import { planByTopic } from '../../activities/campaign/plan.js';
 import { followCampaign, followMode, progressText } from '../runs/campaign-follow.js';
 import { liveQuery } from '../runs/live-query.js';
 import { printSummary, readReportJson, summaryRows } from '../runs/campaign-summary.js';
