@@ -121,7 +121,7 @@ function printPrepare(report: PreparePassReport, out: (line: string) => void): v
       continue;
     }
     const cases = `limiting ${casesText(l.limiting!)}, scientific ${casesText(l.scientific!)}, convergence ${l.convergence!.cases}${l.convergence!.defaultCriteria ? ` (${l.convergence!.defaultCriteria} default criterion)` : ''}`;
-    const rubric = l.rubric!.available ? `rubric ${l.rubric!.leaves} leaves${l.rubric!.adaptedLeaves ? ` (${l.rubric!.adaptedLeaves} adapted)` : ''}` : 'rubric not available';
+    const rubric = l.rubric!.available ? `rubric ${l.rubric!.leaves} leaves, NormCheck ok${l.rubric!.adaptedLeaves ? `, ${l.rubric!.adaptedLeaves} adapted` : ''}` : 'rubric not available';
     const tr = l.translation ? `; protocol translated: ${l.translation.rows} items, ${l.translation.noEquivalent} with no equivalent, ${l.translation.notTranslated} not translated` : '';
     out(`${head}  source ${l.source!.padEnd(8)}  ${rubric}  ${cases}${tr}${l.lacks.length ? `; lacks: ${l.lacks.join(', ')}` : ''}`);
   }
