@@ -106,6 +106,10 @@ export function describeCliFailure(err: unknown): CliFailure {
     const details = oneLine(grpcDetails(err));
     const address = temporalTarget().address;
     if (code === GRPC.UNAVAILABLE) return unreachable(address, details);
+    const wf = /workflow not found for ID: (\S+)/i.exec(details);
+    if (code === GRPC.NOT_FOUND && wf) {
+      return { exitCode: EXIT.badInput, kind: 'not-found', message: `no workflow ${wf[1]} on the Temporal server at ${address} (namespace ${temporalTarget().namespace}): check the id with \`physvec runs\`; the dev server keeps closed runs 24 h` };
+    }
     if (code === GRPC.NOT_FOUND) return { exitCode: EXIT.badInput, kind: 'not-found', message: `${details} (server ${address}): check the id with \`physvec runs\` or \`physvec schedule list\`` };
     const sa = /no mapping defined for search attribute (\w+)/i.exec(details);
     if (sa) {

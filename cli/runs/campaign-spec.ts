@@ -17,6 +17,7 @@ import { resolveCassettePath } from '../../activities/llm/cassette.js';
 import { planCampaign } from '../../activities/campaign/plan.js';
 import { modelForRun } from '../../workflows/campaign/keys.js';
 import { badFlags } from '../flags.js';
+import { FIRST_CALLS, checkCassette } from './preflight.js';
 
 /** Without an API key, campaigns replay the per-task, per-trial campaign cassettes. */
 export const DEFAULT_CAMPAIGN_MODEL = 'scripted:campaign/{task}.t{trial}';
@@ -89,15 +90,22 @@ export async function checkCampaign(spec: CampaignSpec, where = 'campaign'): Pro
     throw err;
   }
   const noCassette = new Set<string>();
+  const checked = new Set<string>();
   for (const k of plan) {
     if (!isScriptedModel(k.model)) continue;
-    const file = resolveCassettePath(parseModelId(modelForRun(k.model, k.taskId, k.trial)).model, config.llm.cassettesDir);
-    if (!existsSync(file)) noCassette.add(`${modelForRun(k.model, k.taskId, k.trial)} → ${file}`);
+    const model = modelForRun(k.model, k.taskId, k.trial);
+    const file = resolveCassettePath(parseModelId(model).model, config.llm.cassettesDir);
+    if (!existsSync(file)) noCassette.add(`${model} → ${file}`);
+    else if (!checked.has(`${file} ${k.framework}`)) {
+      // It parses and answers the first call of this run's framework (the rest depends on the run).
+      checked.add(`${file} ${k.framework}`);
+      checkCassette(model, config.llm.cassettesDir, FIRST_CALLS[k.framework] ?? [], `${where}: run ${k.key}: model`);
+    }
   }
   if (noCassette.size) {
     throw new BadInputError(
-      `${where}: the scripted model has no cassette for ${noCassette.size} run(s):\n  ${[...noCassette].slice(0, 8).join('\n  ')}` +
-        `${noCassette.size > 8 ? '\n  …' : ''}\nnarrow the selection (--tasks) or the trials to what data/cassettes holds, or record cassettes`,
+      `${where}: the scripted model has no cassette for ${noCassette.size} run(s) — narrow the selection (--tasks) or the trials to what data/cassettes holds, or record cassettes:\n  ` +
+        `${[...noCassette].slice(0, 8).join('\n  ')}${noCassette.size > 8 ? '\n  …' : ''}`,
     );
   }
   return plan;
