@@ -97,6 +97,9 @@ export async function withWorkersIfNeeded<T>(
   }
   if (!queues) return fn();
   log(`${why}: running ${queues === 'all' ? 'both workers' : 'that worker'} in this process`);
+  // The verb reports a failure itself, as one line; the workers' WARN logs ("Activity failed",
+  // "Workflow failed") would repeat it as stack traces. PHYSVEC_LOG_LEVEL=WARN shows them.
+  process.env.PHYSVEC_LOG_LEVEL ??= 'ERROR';
   try {
     installRuntime();
   } catch {
