@@ -82,7 +82,7 @@ test('token totals from a real SDK match in the query, `status` and the report',
     }
     assert.ok(fake.requests.length >= 6, `the pipeline made ${fake.requests.length} HTTP calls`);
     const report = JSON.parse(readFileSync(result.report!.jsonPath, 'utf8'));
-    for (const [where, t] of [['query', progress.tokens], ['status', status.progress.tokens], ['report', report.tokens], ['result', result.tokens]] as const) {
+    for (const [where, t] of [['query', progress.tokens], ['status', status.result.tokens], ['report', report.tokens], ['result', result.tokens]] as const) {
       assert.equal(t.inputTokens, billed.input, `${where}: input tokens`);
       assert.equal(t.outputTokens, billed.output, `${where}: output tokens`);
       assert.equal(t.cachedInputTokens, billed.cached, `${where}: cached input tokens`);
