@@ -77,9 +77,9 @@ function pickDefined<T extends object>(o: T): Partial<T> {
 }
 
 /** Follow a campaign to its end (workers in this process when none polls) and print its summary. */
-async function followToReport(client: Client, namespace: string, handle: WorkflowHandle, campaignId: string, opts: FollowOpts, say: (s: string) => void, started = false): Promise<void> {
+async function followToReport(client: Client, namespace: string, handle: WorkflowHandle, campaignId: string, opts: FollowOpts, say: (s: string) => void, watch = false): Promise<void> {
   const t0 = Date.now();
-  const result = (await withWorkersIfNeeded(client, namespace, opts.workers as WorkerMode, () => followCampaign(handle, followMode(opts.json)), say, started ? handle : undefined)) as CampaignResult;
+  const result = (await withWorkersIfNeeded(client, namespace, opts.workers as WorkerMode, () => followCampaign(handle, followMode(opts.json)), say, watch ? handle : undefined)) as CampaignResult;
   const report = readReportJson(result.report.jsonPath);
   if (opts.json) {
     printJson({ ...result, wallMs: Date.now() - t0, ui: uiUrl(campaignId), summary: summaryRows(report.metrics) });
@@ -157,7 +157,7 @@ export function register(program: Command): void {
         if (known?.workflow?.running) {
           say(`campaign ${opts.id} is running: reattaching to it (no new workflow started; \`physvec bench status ${opts.id}\` shows it without following)`);
           if (!opts.wait) return opts.json ? printJson({ campaignId: opts.id, reattached: true, ui: uiUrl(opts.id) }) : undefined;
-          return await followToReport(client, target.namespace, known.workflow.handle, opts.id!, opts, say);
+          return await followToReport(client, target.namespace, known.workflow.handle, opts.id!, opts, say, true);
         }
         const base = spec ?? recorded;
         if (!base) throw new BadInputError(`--id ${opts.id}: campaign ${opts.id} is closed and the results store ${resultsDbPath()} has no spec for it; give its --tasks/--models… or --spec to run it again`, undefined, 'id');

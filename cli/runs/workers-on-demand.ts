@@ -62,15 +62,16 @@ function runAll<T>(workers: Worker[], fn: () => Promise<T>): Promise<T> {
 const PICKUP_MS = 8000;
 
 /**
- * Whether a worker took the first workflow task of a just-started workflow (its history then has a
- * WorkflowTaskStarted event). A worker that exited less than a minute ago still shows as a poller,
- * so "someone polls" alone is not proof that someone will run the work.
+ * Whether a worker takes the workflow's pending workflow task within `withinMs` (a just-started
+ * workflow's first one, or the one a reattached campaign waits on). A worker that exited less than a
+ * minute ago still shows as a poller, so "someone polls" alone is not proof that someone runs the work.
  */
 async function pickedUp(handle: WorkflowHandle, withinMs: number): Promise<boolean> {
+  const SCHEDULED = 1; // PENDING_WORKFLOW_TASK_STATE_SCHEDULED
   const deadline = Date.now() + withinMs;
   for (;;) {
     const d = await handle.describe();
-    if (d.status.name !== 'RUNNING' || d.historyLength >= 3) return true;
+    if (d.status.name !== 'RUNNING' || Number(d.raw.pendingWorkflowTask?.state ?? 0) !== SCHEDULED) return true;
     if (Date.now() >= deadline) return false;
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -78,8 +79,8 @@ async function pickedUp(handle: WorkflowHandle, withinMs: number): Promise<boole
 
 /**
  * Runs `fn` with workers in this process for the queues that need them (all of them with `in-process`).
- * `started`: a workflow just started for `fn`; when no worker takes it although pollers are listed
- * (they may be gone), both workers run here after all.
+ * `started`: the workflow `fn` follows; when no worker takes its pending workflow task although
+ * pollers are listed (they may be gone), both workers run here after all.
  */
 export async function withWorkersIfNeeded<T>(
   client: Client,
