@@ -110,8 +110,9 @@ async function build(spec: Spec): Promise<void> {
   add({ role: 'repairer', stage: 'scientific', iteration: 1, json: { suggestions: spec.scientificRepair.suggestions, functions: changedFunctions(spec.scientificRepair.before, spec.scientificRepair.after) } });
 
   const conv = path.join(refs, 'task_dmrg_tezuka_1a', 'convergence');
-  const schedule = JSON.parse(read(path.join(conv, '0.schedule.json'))) as { start: number; factor?: number; step?: number; max: number };
-  add({ role: 'convergence-writer', stage: 'convergence', iteration: 1, json: { main: read(path.join(conv, '0.main.py')), schedule: { start: schedule.start, factor: schedule.factor, step: schedule.step, max: schedule.max } } });
+  const schedule = JSON.parse(read(path.join(conv, '0.schedule.json'))) as { start: number; factor?: number; step?: number; max: number; monitor?: string };
+  // `monitor`: the script's own result line the converged value is compared with (its own setting).
+  add({ role: 'convergence-writer', stage: 'convergence', iteration: 1, json: { main: read(path.join(conv, '0.main.py')), schedule: { start: schedule.start, factor: schedule.factor, step: schedule.step, max: schedule.max }, ...(schedule.monitor ? { monitor: schedule.monitor } : {}) } });
 
   const cassette = Cassette.parse({ name: spec.taskId, description: spec.description, entries });
   const out = path.join(repoRoot, 'data', 'cassettes', `${spec.taskId}.json`);

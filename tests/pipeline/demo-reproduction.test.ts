@@ -59,6 +59,8 @@ test('the demo reproduction finds and repairs all three faults and converges', {
     assert.deepEqual(sciRepair.changed, [c.function]);
     // Convergence reached, and the final numbers agree with exact references (numeric checks by code).
     assert.ok(report.convergence.length > 0 && report.convergence.every((x: { converged: boolean }) => x.converged));
+    // …and the script's own setting gives the converged value (its final run compared with it).
+    for (const x of report.convergence) assert.equal(x.ownSetting?.pass, true, `${x.case}: ${x.ownSetting?.reason ?? 'own setting not compared'}`);
     const numeric = sciLast.assertions.filter((x: { method: string }) => x.method === 'numeric');
     assert.ok(numeric.length >= 4, 'several exact references were compared by code');
     assert.ok(report.finalRun.files.some((f: { path: string }) => f.path === 'figure.png'));
