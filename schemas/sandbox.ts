@@ -189,6 +189,12 @@ export const SandboxResult = z.object({
   files: z.array(ProducedFile),
   skippedFiles: z.array(SkippedFile),
   isolation: IsolationReport,
+  /**
+   * How the interpreter started: 'warm' forked from the worker's pre-imported python inside the
+   * same isolation chain, 'cold' a fresh interpreter (reason: why not warm). Absent in results
+   * recorded before warm starts existed.
+   */
+  start: z.object({ path: z.enum(['warm', 'cold']), reason: z.string().nullable() }).optional(),
   /** argv as run (environment values are not part of it), for the audit report. */
   command: z.array(z.string()),
   /** Environment variable names the script saw (values omitted). */

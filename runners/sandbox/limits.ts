@@ -18,6 +18,19 @@ const CPU_GRACE_S = 5;
 
 export type Limits = Pick<SandboxRequest, 'memoryMb' | 'cpuSeconds' | 'maxProcesses' | 'diskMb'>;
 
+/** The same caps as resource.RLIMIT_* name → [soft, hard], for the warm start (zygote.py sets them itself). */
+export function warmRlimits(limits: Limits): Record<string, [number, number]> {
+  const data = limits.memoryMb * MiB;
+  const fsize = Math.min(MAX_FILE_BYTES, limits.diskMb * MiB);
+  return {
+    RLIMIT_DATA: [data, data],
+    RLIMIT_NPROC: [limits.maxProcesses, limits.maxProcesses],
+    RLIMIT_FSIZE: [fsize, fsize],
+    RLIMIT_CORE: [0, 0],
+    ...(limits.cpuSeconds !== undefined ? { RLIMIT_CPU: [limits.cpuSeconds, limits.cpuSeconds + CPU_GRACE_S] as [number, number] } : {}),
+  };
+}
+
 export function prlimitArgs(prlimit: string, limits: Limits): string[] {
   const data = limits.memoryMb * MiB;
   const fsize = Math.min(MAX_FILE_BYTES, limits.diskMb * MiB);

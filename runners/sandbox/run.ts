@@ -1,10 +1,14 @@
 // Run one untrusted script: join the run's cgroup (memory and processes of the whole run) →
 // prlimit (per-process caps) → bwrap (namespaces, read-only root, seccomp: no user namespaces) →
-// setpriv (a run-specific unprivileged uid, locked for the run) → the interpreter. A watchdog
+// setpriv (a run-specific unprivileged uid, locked for the run) → the interpreter. A python run
+// with the whole chain starts warm: the chain ends in a holder and the worker's pre-imported python
+// forks the run into the holder's namespaces with the same caps (warm.ts, zygote.py); if that is
+// impossible the run starts cold and `result.start` says why. A watchdog
 // kills the run on an OOM kill in its cgroup or past its disk cap. Whatever the host lacks is run
 // without and reported in `result.isolation`; the wall-clock timeout, the environment allow-list
 // and bounded output capture always apply. Cleanup never throws past the result.
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { constants as osConstants } from 'node:os';
 import path from 'node:path';
@@ -22,8 +26,9 @@ import { runnerFor } from '../languages/index.js';
 import type { ResolvedRunner } from '../languages/profile.js';
 import { removeRunCgroup, retryLeftCgroups, RunCgroup, sweepStaleCgroupsOnce } from './cgroup.js';
 import { collectProducedFiles } from './collect.js';
+import { seedMatplotlibCache } from './font-cache.js';
 import { buildSandboxEnv } from './env.js';
-import { prlimitArgs, tmpfsBytes } from './limits.js';
+import { prlimitArgs, tmpfsBytes, warmRlimits } from './limits.js';
 import { bwrapMountArgs } from './mounts.js';
 import { pathsHiddenFromScripts } from './hidden-paths.js';
 import { HeadTailCapture } from './output-capture.js';
@@ -33,6 +38,8 @@ import { killRun } from './process-tree.js';
 import { noUserNamespaceFilter } from './seccomp.js';
 import { allocateSandboxUid, type UidLease } from './uid.js';
 import { RunWatchdog } from './watchdog.js';
+import { findHolder, HOLDER_READY_FD, holderArgv, warmBlocker, zygoteFor } from './warm.js';
+import type { PythonZygote } from './zygote.js';
 import { chownTree, createWorkDir, keepWorkDirs, removeWorkDir, sweepStaleWorkDirsOnce, writeInputs } from './workdir.js';
 
 export interface RunSandboxOptions {
@@ -67,6 +74,26 @@ const MiB = 1024 * 1024;
 const SECCOMP_FD = 3;
 /** Runs of this process between creating their cgroup and removing it (the stale sweep leaves them alone). */
 const activeRuns = new Set<string>();
+/**
+ * How long a run waits for a warm python that is still importing; then it goes cold (the import
+ * goes on for later runs). PHYSVEC_SANDBOX_WARM_WAIT_MS changes it (e.g. to check a suite warm).
+ */
+function warmWaitMs(): number {
+  const v = Number(process.env.PHYSVEC_SANDBOX_WARM_WAIT_MS);
+  return Number.isFinite(v) && v >= 0 ? v : 2_000;
+}
+
+async function readyWithin(zygote: PythonZygote, ms: number): Promise<{ vmDataBytes: number }> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('it is still importing its modules (a worker warms it at start with warmUpSandbox)')), ms);
+  });
+  try {
+    return await Promise.race([zygote.ready(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export function newRunId(): string {
   return `${new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${randomUUID().slice(0, 8)}`;
@@ -103,6 +130,8 @@ interface Launch {
   cgroup: RunCgroup | null;
   /** Bytes bwrap reads from fd 3 (`--seccomp 3`). */
   seccompFilter: Buffer | null;
+  /** The chain ends in the warm holder; this zygote runs the script. */
+  zygote: PythonZygote | null;
 }
 
 function buildLaunch(
@@ -113,6 +142,7 @@ function buildLaunch(
   workDir: string,
   privateDir: string,
   cgroup: RunCgroup | null,
+  zygote: PythonZygote | null,
 ): Launch {
   const useBwrap = plan.bwrap !== null;
   const env = buildSandboxEnv({
@@ -123,7 +153,7 @@ function buildLaunch(
     runnerEnv: runner.env({ workDir, privateDir }),
     requestEnv: req.env,
   });
-  let argv = runner.argv(req.entry, req.args);
+  let argv = zygote ? holderArgv(runner.argv(req.entry, req.args)) : runner.argv(req.entry, req.args);
   if (uid !== null && plan.setpriv) {
     argv = [
       plan.setpriv, `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups',
@@ -151,7 +181,7 @@ function buildLaunch(
   if (plan.prlimit) argv = [...prlimitArgs(plan.prlimit, req), ...argv];
   // Outermost, so the first process is in the cgroup before anything else is started.
   if (cgroup) argv = cgroup.joinArgv(argv);
-  return { argv, env, uid, plan, cgroup, seccompFilter: useBwrap && plan.seccomp ? noUserNamespaceFilter() : null };
+  return { argv, env, uid, plan, cgroup, seccompFilter: useBwrap && plan.seccomp ? noUserNamespaceFilter() : null, zygote };
 }
 
 export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxOptions = {}): Promise<SandboxResult> {
@@ -174,6 +204,8 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
   activeRuns.add(runId);
   try {
     await writeInputs(workDir, req.files, store);
+    const mplConfigDir = runner.env({ workDir, privateDir }).MPLCONFIGDIR;
+    if (mplConfigDir) seedMatplotlibCache(mplConfigDir);
     if (plan.dropPrivileges) {
       lease = await allocateSandboxUid();
       await chownTree(workDir, lease.uid);
@@ -192,8 +224,25 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
         plan = withoutRunCgroup(plan, (err as Error).message);
       }
     }
-    const launch = buildLaunch(req, runner, plan, uid, workDir, privateDir, cgroup);
-    const outcome = await execute(launch, req, runId, workDir, opts);
+    let coldReason = warmBlocker(req, plan, uid, cgroup);
+    const zygote = coldReason ? null : zygoteFor(runner);
+    if (zygote) {
+      try {
+        const info = await readyWithin(zygote, warmWaitMs());
+        // The fork inherits the zygote's data segment, counted against RLIMIT_DATA like a cold run's own imports.
+        if (info.vmDataBytes > (req.memoryMb * MiB) / 2) coldReason = `the warm python holds ${Math.round(info.vmDataBytes / MiB)} MiB, more than half this run's memory cap`;
+      } catch (err) {
+        coldReason = `the warm python is unavailable: ${(err as Error).message}`;
+      }
+    }
+    let launch = buildLaunch(req, runner, plan, uid, workDir, privateDir, cgroup, coldReason ? null : zygote);
+    let outcome = await execute(launch, req, runId, workDir, opts);
+    if (outcome.warmFailed !== null) {
+      // Nothing of the script ran: the same run again, cold.
+      coldReason = `the warm start failed (${outcome.warmFailed})`;
+      launch = buildLaunch(req, runner, plan, uid, workDir, privateDir, cgroup, null);
+      outcome = await execute(launch, req, runId, workDir, opts);
+    }
 
     const [stdout, stderr] = await Promise.all([
       storeStream(store, outcome.stdout, `${runId}.stdout.txt`),
@@ -221,6 +270,7 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
       files: collected.files,
       skippedFiles: collected.skipped,
       isolation: { mode: plan.mode, missing: plan.missing, inForce: protectionsInForce(plan.missing), note: plan.note, uid },
+      start: { path: launch.zygote ? 'warm' : 'cold', reason: coldReason },
       command: launch.argv,
       envNames: Object.keys(launch.env).sort(),
       limits: { timeoutMs: req.timeoutMs, memoryMb: req.memoryMb, cpuSeconds: req.cpuSeconds ?? null, maxProcesses: req.maxProcesses, diskMb: req.diskMb },
@@ -228,6 +278,8 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
       ...(keepWorkDirs() ? { workDir } : {}),
     };
     fitResultToPayload(result);
+    // For checking which path a test suite really took (PHYSVEC_SANDBOX_TRACE_START=1).
+    if (process.env.PHYSVEC_SANDBOX_TRACE_START === '1') console.error(`# sandbox start: ${result.start!.path}${coldReason ? ` (${coldReason})` : ''}`);
     if (cancelled) throw new SandboxCancelledError(result, opts.signal?.reason);
     return result;
   } finally {
@@ -266,6 +318,8 @@ interface Outcome {
   durationMs: number;
   stdout: HeadTailCapture;
   stderr: HeadTailCapture;
+  /** The warm start could not make the run process (nothing of the script ran), and why. */
+  warmFailed: string | null;
 }
 
 async function execute(launch: Launch, req: SandboxRequest, runId: string, workDir: string, opts: RunSandboxOptions): Promise<Outcome> {
@@ -278,7 +332,9 @@ async function execute(launch: Launch, req: SandboxRequest, runId: string, workD
     cwd: workDir,
     env: launch.env,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe', launch.seccompFilter ? 'pipe' : 'ignore'],
+    stdio: launch.zygote
+      ? ['pipe', 'pipe', 'pipe', launch.seccompFilter ? 'pipe' : 'ignore', 'pipe']
+      : ['ignore', 'pipe', 'pipe', launch.seccompFilter ? 'pipe' : 'ignore'],
   });
   if (launch.seccompFilter) {
     const filterPipe = child.stdio[SECCOMP_FD] as NodeJS.WritableStream;
@@ -293,6 +349,14 @@ async function execute(launch: Launch, req: SandboxRequest, runId: string, workD
     if (killedReason === null) killedReason = reason;
     if (child.pid !== undefined && !exited) killing ??= killRun(child.pid, launch.uid, launch.cgroup);
   };
+  let warmFailed: string | null = null;
+  if (launch.zygote) {
+    const abandon = (why: string) => {
+      warmFailed ??= why;
+      if (child.pid !== undefined && !exited) killing ??= killRun(child.pid, launch.uid, launch.cgroup);
+    };
+    startWarm(launch, launch.zygote, child, req, runId, workDir, stderr, abandon);
+  }
   const watchdog = new RunWatchdog(
     { cgroup: launch.cgroup, du: launch.plan.du, workDir, diskBytes: req.diskMb * MiB },
     (breach) => kill(breach),
@@ -345,6 +409,7 @@ async function execute(launch: Launch, req: SandboxRequest, runId: string, workD
       stderr,
       memoryPeakBytes: launch.cgroup?.memoryPeak() ?? null,
       diskPeakBytes: watchdog.diskPeakBytes,
+      warmFailed: killedReason === null ? warmFailed : null,
     };
   } catch (err) {
     if (child.pid !== undefined) await killRun(child.pid, launch.uid, launch.cgroup);
@@ -355,4 +420,48 @@ async function execute(launch: Launch, req: SandboxRequest, runId: string, workD
     clearInterval(heartbeat);
     opts.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * Once the holder reports from inside the finished chain, have the zygote fork the script into it
+ * and hand the holder the script's status (128 + signal for a signal death, as bwrap reports it).
+ */
+function startWarm(
+  launch: Launch,
+  zygote: PythonZygote,
+  child: ChildProcess,
+  req: SandboxRequest,
+  runId: string,
+  workDir: string,
+  stderr: HeadTailCapture,
+  abandon: (why: string) => void,
+): void {
+  const ready = child.stdio[HOLDER_READY_FD] as Readable;
+  const holderStdin = child.stdin!;
+  holderStdin.on('error', () => undefined);
+  ready.on('error', () => undefined);
+  ready.once('data', () => {
+    ready.destroy();
+    const holder = findHolder(launch.cgroup!, launch.uid!);
+    if (holder === null) return abandon('the holder process was not found in the run cgroup');
+    const { started, done } = zygote.run(runId, {
+      holderPid: holder,
+      uid: launch.uid!,
+      procsFiles: launch.cgroup!.procsFiles,
+      rlimits: warmRlimits(req),
+      seccompHex: launch.seccompFilter!.toString('hex'),
+      env: launch.env,
+      workDir,
+      entry: req.entry,
+      args: [...req.args],
+    });
+    void started.then((err) => {
+      if (err !== null) abandon(err);
+    });
+    void done.then((r) => {
+      if ('error' in r) stderr.push(Buffer.from(`physvec sandbox: the warm python lost the run: ${r.error}\n`));
+      const code = 'error' in r ? 125 : r.exitCode ?? 128 + (r.signal ?? 9);
+      holderStdin.end(`${code}\n`);
+    });
+  });
 }

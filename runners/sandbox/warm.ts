@@ -1,0 +1,91 @@
+// Warm starts: whether a run may start from the worker's pre-imported python (zygote.ts), and the
+// pieces that put it inside the cold chain's isolation. The cold chain still runs — cgroup join,
+// prlimit, bwrap, setpriv — but ends in a shell "holder" that only keeps the run's namespaces and
+// view alive; the zygote's run process enters them (zygote.py) and the holder exits with its status.
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { SandboxRequest } from '../../schemas/sandbox.js';
+import { runnerFor } from '../languages/index.js';
+import type { ResolvedRunner } from '../languages/profile.js';
+import { buildSandboxEnv } from './env.js';
+import { seedMatplotlibCache } from './font-cache.js';
+import type { IsolationPlan } from './plan.js';
+import { listProcesses } from './process-tree.js';
+import type { RunCgroup } from './cgroup.js';
+import { sharedZygote, type PythonZygote } from './zygote.js';
+
+/** The fd the holder reports readiness on (3 is bwrap's seccomp filter). */
+export const HOLDER_READY_FD = 4;
+/** Prints one byte on fd 4 once it runs inside the finished chain, then exits with what it is told on stdin. */
+const HOLDER_SCRIPT = `printf r >&${HOLDER_READY_FD}; exec ${HOLDER_READY_FD}>&-; read code; exit "\${code:-125}"`;
+
+/** Variables read once at import time: a run that sets them needs its own interpreter. */
+const IMPORT_TIME_ENV = /^(OMP_|OPENBLAS_|MKL_|XLA_|JAX_|MPL|NUMBA_|PYTHON|TENPY|QISKIT|PYSCF)/;
+
+/** PHYSVEC_SANDBOX_WARM=0 forces cold starts, =1 asks for warm ones (the default, see WARM_BY_DEFAULT). */
+const WARM_BY_DEFAULT = true;
+
+export function warmWanted(): boolean {
+  const v = process.env.PHYSVEC_SANDBOX_WARM;
+  if (v === '0') return false;
+  if (v === '1') return true;
+  return WARM_BY_DEFAULT;
+}
+
+/** Why this run cannot start warm (before asking the zygote), or null. */
+export function warmBlocker(req: SandboxRequest, plan: IsolationPlan, uid: number | null, cgroup: RunCgroup | null): string | null {
+  if (!warmWanted()) return 'warm starts are switched off (PHYSVEC_SANDBOX_WARM=0)';
+  if (req.language !== 'python') return `no warm interpreter for ${req.language}`;
+  // The warm path enters the namespaces bwrap made and applies the same caps itself; without the
+  // whole chain there is nothing to enter, so partial isolation stays on the proven cold path.
+  if (!plan.bwrap || !plan.seccomp || !plan.prlimit || uid === null || !cgroup) return 'warm starts need the full isolation chain (bwrap, seccomp, prlimit, own uid, run cgroup)';
+  const setsImportTime = Object.keys(req.env).filter((n) => IMPORT_TIME_ENV.test(n));
+  if (setsImportTime.length) return `the request sets ${setsImportTime.join(', ')}, read at import time`;
+  return null;
+}
+
+let zygoteEnv: Record<string, string> | null = null;
+
+/** The worker's zygote for `runner`, its environment built like a run's (no secrets, one thread per library). */
+export function zygoteFor(runner: ResolvedRunner): PythonZygote {
+  if (!zygoteEnv) {
+    const home = path.join(tmpdir(), `physvec-zygote-home-${process.pid}`);
+    zygoteEnv = buildSandboxEnv({
+      workDir: home,
+      privateDir: home,
+      tmpDir: '/tmp',
+      pathDirs: runner.pathDirs,
+      runnerEnv: runner.env({ workDir: home, privateDir: home }),
+      requestEnv: {},
+    });
+    if (zygoteEnv.MPLCONFIGDIR) seedMatplotlibCache(zygoteEnv.MPLCONFIGDIR);
+  }
+  return sharedZygote(runner.executable, zygoteEnv);
+}
+
+export function holderArgv(scriptArgv: string[]): string[] {
+  // The script's own argv follows as ignored arguments, so the audit trail says what ran.
+  return ['/bin/sh', '-c', HOLDER_SCRIPT, 'physvec-warm-holder', ...scriptArgv];
+}
+
+/** The holder: the one process of the run's uid in its cgroup once it has signalled readiness. */
+export function findHolder(cgroup: RunCgroup, uid: number): number | null {
+  const inCgroup = new Set(cgroup.pids());
+  const found = listProcesses().filter((p) => p.uid === uid && inCgroup.has(p.pid));
+  return found.length === 1 ? found[0]!.pid : null;
+}
+
+/**
+ * Start the worker's warm python now and wait until it has imported its modules (a worker calls
+ * this at start; runs arriving earlier go cold rather than wait). Resolves to what it preloaded,
+ * or to the reason warm starts are unavailable.
+ */
+export async function warmUpSandbox(): Promise<{ ok: true; loaded: string[]; failed: string[] } | { ok: false; reason: string }> {
+  if (!warmWanted()) return { ok: false, reason: 'warm starts are switched off (PHYSVEC_SANDBOX_WARM=0)' };
+  try {
+    const info = await zygoteFor(await runnerFor('python')).ready();
+    return { ok: true, loaded: info.loaded, failed: info.failed };
+  } catch (err) {
+    return { ok: false, reason: (err as Error).message };
+  }
+}

@@ -1,0 +1,184 @@
+// The worker's side of the warm Python (zygote.py): started lazily once per worker process, as
+// root outside any namespace, with a clean environment; spoken to over its stdin/stdout only. A
+// run hands it a root-only payload file and gets back the run's wait status. If the zygote is
+// missing, will not start or dies, runs go the cold way and say why.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+/** Fork-safe modules imported once: nothing that starts threads or a JAX backend at import. */
+export const DEFAULT_PRELOAD = ['numpy', 'scipy', 'scipy.linalg', 'scipy.sparse', 'scipy.sparse.linalg', 'tenpy', 'matplotlib', 'matplotlib.pyplot'];
+const READY_TIMEOUT_MS = 180_000;
+const ZYGOTE_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'zygote.py');
+
+export interface WarmRequest {
+  holderPid: number;
+  uid: number;
+  procsFiles: string[];
+  /** resource.RLIMIT_* name → [soft, hard] (-1: unlimited). */
+  rlimits: Record<string, [number, number]>;
+  seccompHex: string;
+  env: Record<string, string>;
+  workDir: string;
+  entry: string;
+  args: string[];
+}
+
+export type WarmReport = { exitCode: number | null; signal: number | null } | { error: string };
+
+interface Pending {
+  /** The run process exists: its report comes from its own forked parent, which outlives the zygote. */
+  running: boolean;
+  started: (err: string | null) => void;
+  done: (r: WarmReport) => void;
+}
+
+export interface ZygoteInfo {
+  loaded: string[];
+  failed: string[];
+  vmDataBytes: number;
+}
+
+export class PythonZygote {
+  private child: ChildProcess | null = null;
+  private readyPromise: Promise<ZygoteInfo> | null = null;
+  private dead: string | null = null;
+  private readonly pending = new Map<string, Pending>();
+  private readonly payloadDir = path.join(tmpdir(), `physvec-zygote-${process.pid}`);
+
+  constructor(private readonly python: string, private readonly env: Record<string, string>, private readonly preload: string[]) {}
+
+  /** Why warm runs are impossible now, or null. */
+  get unavailable(): string | null {
+    return this.dead;
+  }
+
+  ready(): Promise<ZygoteInfo> {
+    if (this.dead) return Promise.reject(new Error(this.dead));
+    if (!this.readyPromise) {
+      this.readyPromise = this.start();
+      // Callers handle it; this keeps a rejection nobody awaits yet from being reported as unhandled.
+      this.readyPromise.catch(() => undefined);
+    }
+    return this.readyPromise;
+  }
+
+  private start(): Promise<ZygoteInfo> {
+    mkdirSync(this.payloadDir, { recursive: true, mode: 0o700 });
+    const child = spawn(this.python, ['-u', ZYGOTE_SCRIPT, this.preload.join(',')], {
+      env: this.env,
+      cwd: '/',
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    this.child = child;
+    // Once ready, the worker may exit with the zygote waiting for work (it dies with the worker,
+    // PDEATHSIG); a run in flight keeps the loop alive through its own holder process.
+    const letWorkerExit = () => {
+      child.unref();
+      for (const stream of [child.stdin, child.stdout]) (stream as unknown as { unref?: () => void } | null)?.unref?.();
+    };
+    return new Promise<ZygoteInfo>((resolve, reject) => {
+      const timer = setTimeout(() => fail(`the warm python did not get ready within ${READY_TIMEOUT_MS / 1000} s`), READY_TIMEOUT_MS);
+      timer.unref();
+      const fail = (why: string) => {
+        clearTimeout(timer);
+        this.die(why);
+        reject(new Error(why));
+      };
+      child.once('error', (err) => fail(`the warm python could not start: ${err.message}`));
+      child.once('exit', (code, sig) => fail(`the warm python exited (${sig ?? code})`));
+      // Closed once the zygote and every per-run parent are gone: no report can come any more.
+      child.stdout!.once('close', () => this.failPending('the warm python and the run\'s parent are gone', true));
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        let msg: Record<string, unknown>;
+        try {
+          msg = JSON.parse(line) as Record<string, unknown>;
+        } catch {
+          return;
+        }
+        if ('ready' in msg) {
+          clearTimeout(timer);
+          letWorkerExit();
+          if (msg.ready === true) resolve({ loaded: msg.loaded as string[], failed: msg.failed as string[], vmDataBytes: Number(msg.vmDataBytes) });
+          else fail(String(msg.error));
+          return;
+        }
+        const p = this.pending.get(String(msg.id));
+        if (!p) return;
+        if ('error' in msg) {
+          p.started(String(msg.error));
+          p.done({ error: String(msg.error) });
+          this.pending.delete(String(msg.id));
+        } else if (msg.started === true) {
+          p.running = true;
+          p.started(null);
+        } else if ('exitCode' in msg) {
+          p.done({ exitCode: msg.exitCode as number | null, signal: msg.signal as number | null });
+          this.pending.delete(String(msg.id));
+        }
+      });
+    });
+  }
+
+  private die(why: string): void {
+    this.dead ??= why;
+    this.failPending(why, false);
+    try {
+      this.child?.kill('SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+
+  private failPending(why: string, evenRunning: boolean): void {
+    for (const [id, p] of this.pending) {
+      if (p.running && !evenRunning) continue;
+      p.started(why);
+      p.done({ error: why });
+      this.pending.delete(id);
+    }
+  }
+
+  /**
+   * Start one run. `started` settles once the run process exists (null) or could not be made
+   * (the reason: nothing ran, so the caller may go cold); `done` settles with its wait status.
+   */
+  run(id: string, req: WarmRequest): { started: Promise<string | null>; done: Promise<WarmReport> } {
+    let started!: (e: string | null) => void;
+    let done!: (r: WarmReport) => void;
+    const s = new Promise<string | null>((r) => (started = r));
+    const d = new Promise<WarmReport>((r) => (done = r));
+    if (this.dead || !this.child?.stdin?.writable) {
+      const why = this.dead ?? 'the warm python is not running';
+      started(why);
+      done({ error: why });
+      return { started: s, done: d };
+    }
+    const file = path.join(this.payloadDir, `${id}.json`);
+    writeFileSync(file, JSON.stringify(req), { mode: 0o600 });
+    this.pending.set(id, { running: false, started, done });
+    this.child.stdin.write(`run ${id} ${file}\n`);
+    return { started: s, done: d };
+  }
+}
+
+let shared: PythonZygote | null = null;
+let diedAt = 0;
+/** A zygote that died is replaced for later runs, but not more often than this (a broken install fails fast, again and again). */
+const RESTART_AFTER_MS = 30_000;
+
+/** The worker's one warm python (its preload list from PHYSVEC_SANDBOX_PRELOAD, comma-separated). */
+export function sharedZygote(python: string, env: Record<string, string>): PythonZygote {
+  if (shared?.unavailable) {
+    diedAt ||= Date.now();
+    if (Date.now() - diedAt < RESTART_AFTER_MS) return shared;
+    shared = null;
+    diedAt = 0;
+  }
+  const preload = process.env.PHYSVEC_SANDBOX_PRELOAD?.split(',').map((s) => s.trim()).filter(Boolean) ?? DEFAULT_PRELOAD;
+  shared ??= new PythonZygote(python, env, preload);
+  return shared;
+}

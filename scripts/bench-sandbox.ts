@@ -1,0 +1,74 @@
+// Sandbox start-up benchmark (not a test): the fixed cost of one sandboxed run, cold path vs warm
+// path, against the same script's own work in an already-warm interpreter, measured side by side
+// in one run (trials interleaved, medians), with the machine's load printed next to the numbers.
+//   node --import tsx scripts/bench-sandbox.ts [--runs N]
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { ArtifactStore } from '../activities/artifacts/store.js';
+import { venvPython } from '../lib/paths.js';
+import { runSandboxed } from '../runners/sandbox/index.js';
+
+const args = process.argv.slice(2);
+const runs = Number(args[args.indexOf('--runs') + 1]) || 5;
+process.env.PHYSVEC_STATE_DIR ??= mkdtempSync(path.join(tmpdir(), 'physvec-bench-sandbox-'));
+const store = new ArtifactStore(path.join(process.env.PHYSVEC_STATE_DIR, 'artifacts'));
+
+const SCRIPTS: Record<string, string> = {
+  'print(1)': 'print(1)',
+  'import tenpy; print(1)': 'import tenpy; print(1)',
+  'numpy+pyplot savefig': 'import numpy as np, matplotlib.pyplot as plt\nplt.plot(np.arange(10)); plt.savefig("f.png")\nprint(1)',
+};
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const ms = (x: number) => `${x.toFixed(0).padStart(6)} ms`;
+
+/** The script's own work: exec'd repeatedly in one interpreter that has already run it once (imports done). */
+function workInWarmInterpreter(code: string): number {
+  const probe = `
+import io, os, sys, time, tempfile
+os.chdir(tempfile.mkdtemp())
+code = compile(${JSON.stringify(code)}, 'main.py', 'exec')
+real = sys.stdout
+sys.stdout = io.StringIO(); exec(code, {'__name__': '__main__'})
+times = []
+for _ in range(${runs}):
+    t = time.perf_counter(); exec(code, {'__name__': '__main__'}); times.append(time.perf_counter() - t)
+sys.stdout = real
+times.sort(); print(times[len(times) // 2] * 1000)
+`;
+  const out = execFileSync(venvPython, ['-c', probe], { env: { PATH: '/usr/bin:/bin', MPLBACKEND: 'Agg', OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1' }, encoding: 'utf8' });
+  return Number(out.trim());
+}
+
+async function sandboxed(code: string, warm: boolean): Promise<{ wall: number; run: number; path: string }> {
+  process.env.PHYSVEC_SANDBOX_WARM = warm ? '1' : '0';
+  const t = performance.now();
+  const r = await runSandboxed({ language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: code }] }, { store });
+  const wall = performance.now() - t;
+  if (r.exitCode !== 0) throw new Error(`${code}: exit ${r.exitCode}: ${r.stderrTail}`);
+  return { wall, run: r.durationMs, path: r.start?.path ?? '?' };
+}
+
+// The zygote starts once per worker; its start is reported, not counted per run.
+const zt = performance.now();
+const first = await sandboxed('print(0)', true);
+console.log(`# warm python ready and first run done in ${((performance.now() - zt) / 1000).toFixed(1)} s (path: ${first.path}); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}, ${runs} trials each, interleaved, medians`);
+console.log('');
+console.log('(b) fixed cost of one sandboxed run: wall of runSandboxed (work dir, uid, cgroup, chain, collection, cleanup) minus the script\'s own work');
+console.log(`${'script'.padEnd(24)} | ${'own work'.padStart(9)} | ${'cold wall'.padStart(9)} | ${'warm wall'.padStart(9)} | ${'cold fixed'.padStart(10)} | ${'warm fixed'.padStart(10)} | cold/warm | spawn→exit cold / warm`);
+for (const [name, code] of Object.entries(SCRIPTS)) {
+  const work = workInWarmInterpreter(code);
+  const cold: number[] = [], warm: number[] = [], coldRun: number[] = [], warmRun: number[] = [];
+  const paths = new Set<string>();
+  for (let i = 0; i < runs; i++) {
+    const c = await sandboxed(code, false);
+    const w = await sandboxed(code, true);
+    cold.push(c.wall); coldRun.push(c.run); warm.push(w.wall); warmRun.push(w.run); paths.add(w.path);
+  }
+  const [cw, ww] = [median(cold), median(warm)];
+  console.log(`${name.padEnd(24)} | ${ms(work)} | ${ms(cw)} | ${ms(ww)} | ${ms(cw - work).padStart(10)} | ${ms(ww - work).padStart(10)} | ${(cw / ww).toFixed(1).padStart(8)}× | ${ms(median(coldRun))} / ${ms(median(warmRun))}${paths.has('cold') ? '  (some "warm" trials fell back to cold!)' : ''}`);
+}
+console.log(`# load average after: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log('# not measured here: (a) demo wall vs its physical limit, (c) serial vs concurrent campaign (see scripts/bench-campaign.ts)');
