@@ -33,6 +33,9 @@ export function childCall(campaignId: string, spec: CampaignSpec, run: RunKey): 
       // A campaign that is cancelled or terminated asks its runs to stop rather than killing them
       // mid-activity; continue-as-new drains its children first, so this never hits a live run there.
       parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+      // What the Temporal UI shows for the run (user metadata): which cell of the campaign it is.
+      staticSummary: `${run.framework} on ${run.taskId} with ${defaultModel}, trial ${run.trial} (campaign ${campaignId})`,
+      memo: { task: run.taskId, model: defaultModel, framework: run.framework, campaignId },
       typedSearchAttributes: [
         { key: SA.CampaignId, value: campaignId },
         { key: SA.TaskId, value: run.taskId },
