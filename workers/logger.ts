@@ -9,6 +9,8 @@ import { DefaultLogger, type LogLevel, type LogMetadata, type Logger } from '@te
 
 const LEVELS: LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
 const GRPC_RETRY = /^gRPC call (\w+) retried \d+ times/;
+/** Core's other warnings while the server is unreachable (the worker heartbeat's namespace check). */
+const NETWORK_ERROR = /^Network error while (.+)$/;
 /** Silence this long between retry warnings means the outage ended. */
 const OUTAGE_QUIET_MS = 30_000;
 
@@ -22,7 +24,7 @@ export class WorkerLogger implements Logger {
   }
 
   log(level: LogLevel, message: string, meta?: LogMetadata): void {
-    if (GRPC_RETRY.test(message)) return this.enabled(level) ? this.outage(message, meta) : undefined;
+    if (GRPC_RETRY.test(message) || NETWORK_ERROR.test(message)) return this.enabled(level) ? this.outage(message, meta) : undefined;
     if (message.startsWith('No workflows registered')) {
       if (!this.enabled(level)) return;
       this.print(`physvec worker: queue ${String(meta?.taskQueue ?? '?')} runs activities only (sandbox runs); workflows are served on the orchestration queue`);
@@ -48,7 +50,7 @@ export class WorkerLogger implements Logger {
     const why = /message: "([^"]+)" \}/.exec(error)?.[1] ?? /code: (\w+)/.exec(error)?.[1] ?? 'unavailable';
     const before = this.suppressed ? ` (${this.suppressed} retry warnings were condensed during the previous outage)` : '';
     this.suppressed = 0;
-    this.print(`physvec worker: cannot reach the Temporal server${target ? ` at ${target}` : ''} (${why}; ${GRPC_RETRY.exec(message)![1]}); polling keeps retrying quietly and resumes when it answers${before}`);
+    this.print(`physvec worker: cannot reach the Temporal server${target ? ` at ${target}` : ''} (${why}; ${GRPC_RETRY.exec(message)?.[1] ?? NETWORK_ERROR.exec(message)?.[1] ?? 'polling'}); polling keeps retrying quietly and resumes when it answers${before}`);
   }
 
   trace(message: string, meta?: LogMetadata): void { this.log('TRACE', message, meta); }
