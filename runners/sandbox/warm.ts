@@ -9,7 +9,8 @@ import { runnerFor } from '../languages/index.js';
 import type { ResolvedRunner } from '../languages/profile.js';
 import { buildSandboxEnv } from './env.js';
 import { seedMatplotlibCache } from './font-cache.js';
-import type { IsolationPlan } from './plan.js';
+import { isolationModeFromEnv, planIsolation, type IsolationPlan } from './plan.js';
+import { probeIsolation } from './probe.js';
 import { listProcesses } from './process-tree.js';
 import type { RunCgroup } from './cgroup.js';
 import { sharedZygote, type PythonZygote } from './zygote.js';
@@ -21,6 +22,8 @@ const HOLDER_SCRIPT = `printf r >&${HOLDER_READY_FD}; exec ${HOLDER_READY_FD}>&-
 
 /** Variables read once at import time: a run that sets them needs its own interpreter. */
 const IMPORT_TIME_ENV = /^(OMP_|OPENBLAS_|MKL_|XLA_|JAX_|MPL|NUMBA_|PYTHON|TENPY|QISKIT|PYSCF)/;
+
+const FULL_CHAIN_NEEDED = 'warm starts need the full isolation chain (bwrap, seccomp, prlimit, own uid, run cgroup)';
 
 /** PHYSVEC_SANDBOX_WARM=0 forces cold starts, =1 asks for warm ones (the default, see WARM_BY_DEFAULT). */
 const WARM_BY_DEFAULT = true;
@@ -38,7 +41,7 @@ export function warmBlocker(req: SandboxRequest, plan: IsolationPlan, uid: numbe
   if (req.language !== 'python') return `no warm interpreter for ${req.language}`;
   // The warm path enters the namespaces bwrap made and applies the same caps itself; without the
   // whole chain there is nothing to enter, so partial isolation stays on the proven cold path.
-  if (!plan.bwrap || !plan.seccomp || !plan.prlimit || uid === null || !cgroup) return 'warm starts need the full isolation chain (bwrap, seccomp, prlimit, own uid, run cgroup)';
+  if (!plan.bwrap || !plan.seccomp || !plan.prlimit || uid === null || !cgroup) return FULL_CHAIN_NEEDED;
   const setsImportTime = Object.keys(req.env).filter((n) => IMPORT_TIME_ENV.test(n));
   if (setsImportTime.length) return `the request sets ${setsImportTime.join(', ')}, read at import time`;
   return null;
@@ -82,6 +85,8 @@ export function findHolder(cgroup: RunCgroup, uid: number): number | null {
  */
 export async function warmUpSandbox(): Promise<{ ok: true; loaded: string[]; failed: string[] } | { ok: false; reason: string }> {
   if (!warmWanted()) return { ok: false, reason: 'warm starts are switched off (PHYSVEC_SANDBOX_WARM=0)' };
+  const plan = planIsolation(await probeIsolation(), isolationModeFromEnv());
+  if (!plan.bwrap || !plan.seccomp || !plan.prlimit || !plan.dropPrivileges || !plan.cgroup) return { ok: false, reason: FULL_CHAIN_NEEDED };
   try {
     const info = await zygoteFor(await runnerFor('python')).ready();
     return { ok: true, loaded: info.loaded, failed: info.failed };

@@ -2,11 +2,13 @@
 // start gets (credentials, capabilities, seccomp, namespaces, limits, environment, view), two warm
 // runs of one profile share nothing, and a broken zygote falls back to cold saying so.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, test, type TestContext } from 'node:test';
 import { probeIsolation, runSandboxed, sandboxRoot, warmUpSandbox, type IsolationProbe } from '../../runners/sandbox/index.js';
 import { planIsolation } from '../../runners/sandbox/plan.js';
+import { pidsOfUid } from '../../runners/sandbox/process-tree.js';
 import type { SandboxResult } from '../../schemas/sandbox.js';
 import { hostileScript, pidsWithMarker, testStore, useTestStateDir, waitFor } from '../fixtures/hostile/harness.js';
 
@@ -168,6 +170,21 @@ print(json.dumps({
     assert.notEqual(seen.random[1], n1);
   });
 
+  // hostile.test.ts runs this first, while a fresh process's warm python is still importing (so
+  // cold there); here it runs on a warm one.
+  test('warm: an infinite loop with detached grandchildren is killed at the timeout, all of them', async (t) => {
+    if (!needsFullChain(t)) return;
+    const marker = `physvec-warm-marker-${randomUUID()}`;
+    const started = Date.now();
+    const result = await runSandboxed({ language: 'python', entry: 'main.py', files: [hostileScript('spawn-grandchildren.py')], args: [marker], timeoutMs: 6_000 }, { store });
+    assert.equal(result.start?.path, 'warm', JSON.stringify(result.start));
+    assert.equal(result.killedReason, 'timeout');
+    assert.match(result.stdoutTail, /started/);
+    assert.ok(Date.now() - started < 20_000, 'the kill is prompt');
+    assert.deepEqual(pidsWithMarker(marker), [], 'processes survived the timeout');
+    assert.deepEqual(pidsOfUid(result.isolation.uid!), [], 'processes of the run uid survived');
+  });
+
   test('PHYSVEC_SANDBOX_WARM=0 starts cold and says so', async () => {
     process.env.PHYSVEC_SANDBOX_WARM = '0';
     try {
@@ -195,7 +212,7 @@ describe('a warm python that dies', () => {
     await warmUpSandbox();
     const warmUp = await runSandboxed({ language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: 'print(1)' }] }, { store });
     assert.equal(warmUp.start?.path, 'warm', JSON.stringify(warmUp.start));
-    const inFlight = runSandboxed({ language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: 'import time; open("ready","w").write("1"); time.sleep(60)' }], timeoutMs: 90_000 }, { store });
+    const inFlight = runSandboxed({ language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: 'import time; open("ready","w").write("1"); time.sleep(8)' }], timeoutMs: 90_000 }, { store });
     await waitFor(() => listSandboxRoot().some((n) => { try { return statSync(path.join(sandboxRoot(), n, 'ready')).isFile(); } catch { return false; } }), 60_000, 'the run in flight');
     const zygotes = pidsWithMarker('runners/sandbox/zygote.py').filter((pid) => readFileSync(`/proc/${pid}/status`, 'utf8').includes(`PPid:\t${process.pid}\n`));
     assert.equal(zygotes.length, 1, `zygote pids ${zygotes}`);
