@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { repoRoot } from '../lib/paths.js';
-import { commandModules } from './commands/index.js';
+import { modulesFor } from './commands/index.js';
 import { reportFailure, wantsJson } from './failure.js';
 
 const version = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -33,7 +33,7 @@ export async function buildProgram(args: readonly string[]): Promise<Command> {
     // Commander's own usage errors: one line naming the flag or argument, and where the usage is.
     outputError: (text, write) => write(`physvec: ${text.trim().replace(/^error: /, '').split('\n').join('; ')} (see \`physvec ${usageOf(program, args)} --help\`)\n`),
   });
-  for (const load of commandModules) (await load()).register(program);
+  for (const load of modulesFor(args)) (await load()).register(program);
   return program;
 }
 

@@ -1,21 +1,34 @@
-// Every CLI verb lives in its own file exporting `register(program)`; this list wires them.
+// Every CLI verb lives in its own file, named after the verb, exporting `register(program)`; this
+// table wires them. A command line loads only the module of its verb (startup stays short for
+// `status`, `runs`…); help and unknown verbs load them all.
 import type { Command } from 'commander';
 
 type Register = (program: Command) => void;
-export const commandModules: Array<() => Promise<{ register: Register }>> = [
-  () => import('./server.js'),
-  () => import('./worker.js'),
-  () => import('./demo.js'),
-  () => import('./reproduce.js'),
-  () => import('./status.js'),
-  () => import('./runs.js'),
-  () => import('./tasks.js'),
-  () => import('./report.js'),
-  () => import('./cassette.js'),
-  () => import('./toolchains.js'),
-  () => import('./kb.js'),
-  () => import('./verifier-library.js'),
-  () => import('./results.js'),
-  () => import('./bench.js'),
-  () => import('./schedule.js'),
-];
+type Load = () => Promise<{ register: Register }>;
+
+export const COMMANDS: Record<string, Load> = {
+  server: () => import('./server.js'),
+  worker: () => import('./worker.js'),
+  demo: () => import('./demo.js'),
+  reproduce: () => import('./reproduce.js'),
+  status: () => import('./status.js'),
+  runs: () => import('./runs.js'),
+  tasks: () => import('./tasks.js'),
+  report: () => import('./report.js'),
+  cassette: () => import('./cassette.js'),
+  toolchains: () => import('./toolchains.js'),
+  kb: () => import('./kb.js'),
+  'verifier-library': () => import('./verifier-library.js'),
+  results: () => import('./results.js'),
+  bench: () => import('./bench.js'),
+  schedule: () => import('./schedule.js'),
+};
+
+export const commandModules: Load[] = Object.values(COMMANDS);
+
+/** The modules a command line needs: its verb's, or every one (help, --version, unknown verbs). */
+export function modulesFor(args: readonly string[]): Load[] {
+  const verb = args[0];
+  const one = verb !== undefined && Object.hasOwn(COMMANDS, verb) ? COMMANDS[verb] : undefined;
+  return one ? [one] : commandModules;
+}

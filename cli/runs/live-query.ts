@@ -3,7 +3,7 @@
 // "Channel has been shut down" crash. Here the gRPC call itself carries the deadline, and a query is
 // not even sent when no worker polls the workflow's task queue.
 import type { WorkflowHandle } from '@temporalio/client';
-import { hasLivePoller } from './workers-on-demand.js';
+import { hasLivePoller } from './pollers.js';
 
 export type Unavailable = { unavailable: string };
 

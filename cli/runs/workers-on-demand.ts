@@ -4,23 +4,13 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import { connectWorker } from '../../lib/temporal/connection.js';
-import { createWorkers, installRuntime, type QueueSelection } from '../../workers/create-workers.js';
+import type { QueueSelection } from '../../workers/create-workers.js';
 import { TASK_QUEUES } from '../../temporal-config/queues.js';
+import { hasLivePoller } from './pollers.js';
 
-/** A poller seen within this window is alive (long polls last about a minute). */
-const LIVE_POLLER_MS = 90_000;
-const TASK_QUEUE_TYPE = { workflow: 1, activity: 2 } as const;
+export { hasLivePoller };
 
 export type WorkerMode = 'auto' | 'in-process' | 'external';
-
-export async function hasLivePoller(client: Pick<Client, 'workflowService'>, namespace: string, queue: string, type: keyof typeof TASK_QUEUE_TYPE): Promise<boolean> {
-  const res = await client.workflowService.describeTaskQueue({ namespace, taskQueue: { name: queue }, taskQueueType: TASK_QUEUE_TYPE[type] });
-  const now = Date.now();
-  return (res.pollers ?? []).some((p) => {
-    const seconds = Number(p.lastAccessTime?.seconds?.toString() ?? 0);
-    return now - seconds * 1000 < LIVE_POLLER_MS;
-  });
-}
 
 /** The queues nobody serves right now: orchestration needs workflow and activity pollers, simulation activity pollers. */
 export async function queuesToServe(client: Client, namespace: string): Promise<QueueSelection | undefined> {
@@ -101,6 +91,8 @@ export async function withWorkersIfNeeded<T>(
   // The verb reports a failure itself, as one line; the workers' WARN logs ("Activity failed",
   // "Workflow failed") would repeat it as stack traces. PHYSVEC_LOG_LEVEL=WARN shows them.
   process.env.PHYSVEC_LOG_LEVEL ??= 'ERROR';
+  // Loaded only now: the worker code (workflow bundler, every activity) is most of the CLI's weight.
+  const { createWorkers, installRuntime } = await import('../../workers/create-workers.js');
   try {
     installRuntime();
   } catch {

@@ -2,7 +2,7 @@
 // TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE and the TOML config file),
 // so the same code talks to the local dev server, a self-hosted cluster or Temporal Cloud.
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
+import type { NativeConnection } from '@temporalio/worker';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { DEV_SERVER } from '../../temporal-config/server.js';
 
@@ -49,9 +49,11 @@ export async function connectClient(): Promise<{ client: Client; connection: Con
 
 export async function connectWorker(): Promise<{ connection: NativeConnection; target: TemporalTarget }> {
   const target = temporalTarget();
+  // Loaded on demand: client-only commands never load the worker's native runtime.
+  const { NativeConnection: Native } = await import('@temporalio/worker');
   let connection: NativeConnection;
   try {
-    connection = await NativeConnection.connect(target.connectionOptions as Parameters<typeof NativeConnection.connect>[0]);
+    connection = await Native.connect(target.connectionOptions as Parameters<typeof Native.connect>[0]);
   } catch (err) {
     throw new TemporalUnreachableError(target.address, ((err as Error).message ?? String(err)).split('\n')[0]!);
   }
