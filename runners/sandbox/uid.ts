@@ -48,6 +48,22 @@ function tryLock(name: string): Promise<net.Server | null> {
   });
 }
 
+/** Whether `uid` lies in the range runs are given (so a dir it owns was a run's work dir). */
+export function isSandboxUid(uid: number): boolean {
+  return uid >= base() && uid < base() + SPAN;
+}
+
+/**
+ * True when no run holds `uid` now: its lock is free and no process owns it. A work dir owned by
+ * such a uid was left by a worker that died mid-run (its sandbox died with it: --die-with-parent).
+ */
+export async function uidIsIdle(uid: number): Promise<boolean> {
+  const lock = await tryLock(uidLockName(uid));
+  if (!lock) return false;
+  await new Promise<void>((resolve) => lock.close(() => resolve()));
+  return pidsOfUid(uid).length === 0;
+}
+
 /** A uid locked for this run that no live process owns; `release` when the run's processes are gone. */
 export async function allocateSandboxUid(): Promise<UidLease> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {

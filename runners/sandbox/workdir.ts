@@ -6,6 +6,7 @@ import type { ArtifactStore } from '../../activities/artifacts/store.js';
 import { stateDir } from '../../lib/paths.js';
 import { SANDBOX_PRIVATE_DIR, type SandboxFile } from '../../schemas/sandbox.js';
 import { removeTree } from './remove-tree.js';
+import { isSandboxUid, uidIsIdle } from './uid.js';
 
 export function sandboxRoot(): string {
   return path.join(stateDir(), 'sandbox');
@@ -104,9 +105,17 @@ function scheduleSweep(ms: number): void {
 }
 
 /**
+ * A dir handed to a run's uid whose lock nobody holds and which no process owns: its worker died
+ * mid-run (the sandbox died with it: bwrap --die-with-parent). Removable at once, not after 48 h.
+ */
+async function abandonedByItsRun(dirUid: number): Promise<boolean> {
+  return isSandboxUid(dirUid) && (await uidIsIdle(dirUid));
+}
+
+/**
  * Removes what this process failed to remove before, everything in `.trash/` (whoever put it
- * there), and work dirs untouched for 48 h (their processes died with the worker: bwrap
- * --die-with-parent). Returns the dirs removed.
+ * there), work dirs of runs whose worker died (see abandonedByItsRun), and work dirs untouched
+ * for 48 h. Returns the dirs removed.
  */
 export async function removeStaleWorkDirs(now = Date.now()): Promise<string[]> {
   const removed: string[] = [];
@@ -117,7 +126,8 @@ export async function removeStaleWorkDirs(now = Date.now()): Promise<string[]> {
     if (name === TRASH) continue;
     const dir = path.join(root, name);
     try {
-      if (now - (await stat(dir)).mtimeMs > STALE_AFTER_MS) candidates.add(dir);
+      const st = await stat(dir);
+      if (now - st.mtimeMs > STALE_AFTER_MS || (await abandonedByItsRun(st.uid))) candidates.add(dir);
     } catch {
       // Removed by someone else meanwhile.
     }

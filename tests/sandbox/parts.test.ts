@@ -1,6 +1,6 @@
 // The sandbox's pure parts: bounded output capture, environment building, mount planning, globs.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -8,6 +8,7 @@ import { buildSandboxEnv } from '../../runners/sandbox/env.js';
 import { globToRegExp } from '../../runners/sandbox/glob.js';
 import { bwrapMountArgs } from '../../runners/sandbox/mounts.js';
 import { HeadTailCapture } from '../../runners/sandbox/output-capture.js';
+import { allocateSandboxUid } from '../../runners/sandbox/uid.js';
 import { removeStaleWorkDirs, sandboxRoot } from '../../runners/sandbox/workdir.js';
 import { useTestStateDir } from '../fixtures/hostile/harness.js';
 
@@ -139,5 +140,27 @@ describe('removeStaleWorkDirs', () => {
     assert.ok(removed.includes(old));
     assert.equal(existsSync(old), false);
     assert.equal(existsSync(fresh), true);
+  });
+
+  test("removes at once a fresh dir of a run whose worker died, keeps one whose run's uid is held", async (t) => {
+    if (process.getuid?.() !== 0) return t.skip('needs root: work dirs are handed to per-run uids only when the worker is root');
+    useTestStateDir();
+    const held = await allocateSandboxUid();
+    const dead = await allocateSandboxUid();
+    await dead.release(); // its worker died: nobody holds the uid any more
+    const live = path.join(sandboxRoot(), `live-${process.pid}`);
+    const orphan = path.join(sandboxRoot(), `orphan-${process.pid}`);
+    mkdirSync(path.join(orphan, 'deep'), { recursive: true });
+    mkdirSync(live, { recursive: true });
+    chownSync(orphan, dead.uid, dead.uid);
+    chownSync(live, held.uid, held.uid);
+    t.after(async () => {
+      await held.release();
+      rmSync(live, { recursive: true, force: true });
+    });
+    const removed = await removeStaleWorkDirs();
+    assert.ok(removed.includes(orphan), `the orphan dir of uid ${dead.uid} is removed`);
+    assert.equal(existsSync(orphan), false);
+    assert.equal(existsSync(live), true, 'a dir whose uid is locked by a live run stays');
   });
 });
