@@ -8,7 +8,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { ArtifactStore } from '../activities/artifacts/store.js';
 import { venvPython } from '../lib/paths.js';
-import { runSandboxed } from '../runners/sandbox/index.js';
+import { runSandboxed, warmUpSandbox } from '../runners/sandbox/index.js';
 
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 5;
@@ -21,6 +21,7 @@ const SCRIPTS: Record<string, string> = {
   'numpy+pyplot savefig': 'import numpy as np, matplotlib.pyplot as plt\nplt.plot(np.arange(10)); plt.savefig("f.png")\nprint(1)',
 };
 
+const failures: string[] = [];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (x: number) => `${x.toFixed(0).padStart(6)} ms`;
 
@@ -47,14 +48,16 @@ async function sandboxed(code: string, warm: boolean): Promise<{ wall: number; r
   const t = performance.now();
   const r = await runSandboxed({ language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: code }] }, { store });
   const wall = performance.now() - t;
-  if (r.exitCode !== 0) throw new Error(`${code}: exit ${r.exitCode}: ${r.stderrTail}`);
+  if (r.exitCode !== 0) failures.push(`${code} (${r.start?.path}): exit ${r.exitCode}: ${r.stderrTail.trim().split('\n').pop()}`);
   return { wall, run: r.durationMs, path: r.start?.path ?? '?' };
 }
 
-// The zygote starts once per worker; its start is reported, not counted per run.
+// The zygote starts once per worker (at worker start); its start is reported, not counted per run.
+process.env.PHYSVEC_SANDBOX_WARM = '1';
 const zt = performance.now();
-const first = await sandboxed('print(0)', true);
-console.log(`# warm python ready and first run done in ${((performance.now() - zt) / 1000).toFixed(1)} s (path: ${first.path}); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}, ${runs} trials each, interleaved, medians`);
+const warmUp = await warmUpSandbox();
+if (!warmUp.ok) throw new Error(`no warm python: ${warmUp.reason}`);
+console.log(`# warm python ready in ${((performance.now() - zt) / 1000).toFixed(1)} s (preloaded ${warmUp.loaded.join(', ')}); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}, ${runs} trials each, interleaved, medians`);
 console.log('');
 console.log('(b) fixed cost of one sandboxed run: wall of runSandboxed (work dir, uid, cgroup, chain, collection, cleanup) minus the script\'s own work');
 console.log(`${'script'.padEnd(24)} | ${'own work'.padStart(9)} | ${'cold wall'.padStart(9)} | ${'warm wall'.padStart(9)} | ${'cold fixed'.padStart(10)} | ${'warm fixed'.padStart(10)} | cold/warm | spawn→exit cold / warm`);
@@ -70,5 +73,6 @@ for (const [name, code] of Object.entries(SCRIPTS)) {
   const [cw, ww] = [median(cold), median(warm)];
   console.log(`${name.padEnd(24)} | ${ms(work)} | ${ms(cw)} | ${ms(ww)} | ${ms(cw - work).padStart(10)} | ${ms(ww - work).padStart(10)} | ${(cw / ww).toFixed(1).padStart(8)}× | ${ms(median(coldRun))} / ${ms(median(warmRun))}${paths.has('cold') ? '  (some "warm" trials fell back to cold!)' : ''}`);
 }
+for (const f of failures) console.log(`# FAILED trial: ${f}`);
 console.log(`# load average after: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 console.log('# not measured here: (a) demo wall vs its physical limit, (c) serial vs concurrent campaign (see scripts/bench-campaign.ts)');

@@ -38,7 +38,7 @@ import { killRun } from './process-tree.js';
 import { noUserNamespaceFilter } from './seccomp.js';
 import { allocateSandboxUid, type UidLease } from './uid.js';
 import { RunWatchdog } from './watchdog.js';
-import { findHolder, HOLDER_READY_FD, holderArgv, warmBlocker, zygoteFor } from './warm.js';
+import { fdInode, findHolder, HOLDER_READY_FD, holderArgv, warmBlocker, zygoteFor } from './warm.js';
 import type { PythonZygote } from './zygote.js';
 import { chownTree, createWorkDir, keepWorkDirs, removeWorkDir, sweepStaleWorkDirsOnce, writeInputs } from './workdir.js';
 
@@ -446,6 +446,7 @@ function startWarm(
     if (holder === null) return abandon('the holder process was not found in the run cgroup');
     const { started, done } = zygote.run(runId, {
       holderPid: holder,
+      stdioInodes: [fdInode(child.pid!, 1), fdInode(child.pid!, 2)],
       uid: launch.uid!,
       procsFiles: launch.cgroup!.procsFiles,
       rlimits: warmRlimits(req),

@@ -2,6 +2,7 @@
 // pieces that put it inside the cold chain's isolation. The cold chain still runs — cgroup join,
 // prlimit, bwrap, setpriv — but ends in a shell "holder" that only keeps the run's namespaces and
 // view alive; the zygote's run process enters them (zygote.py) and the holder exits with its status.
+import { readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SandboxRequest } from '../../schemas/sandbox.js';
@@ -11,21 +12,26 @@ import { buildSandboxEnv } from './env.js';
 import { seedMatplotlibCache } from './font-cache.js';
 import { isolationModeFromEnv, planIsolation, type IsolationPlan } from './plan.js';
 import { probeIsolation } from './probe.js';
-import { listProcesses } from './process-tree.js';
+import type { ProcInfo } from './process-tree.js';
 import type { RunCgroup } from './cgroup.js';
 import { sharedZygote, type PythonZygote } from './zygote.js';
 
 /** The fd the holder reports readiness on (3 is bwrap's seccomp filter). */
 export const HOLDER_READY_FD = 4;
-/** Prints one byte on fd 4 once it runs inside the finished chain, then exits with what it is told on stdin. */
-const HOLDER_SCRIPT = `printf r >&${HOLDER_READY_FD}; exec ${HOLDER_READY_FD}>&-; read code; exit "\${code:-125}"`;
+/**
+ * Prints one byte on fd 4 once it runs inside the finished chain, then exits with what it is told
+ * on stdin. The byte is written from a subshell: a builtin's `>&4` in the shell itself points its
+ * fd 1 at fd 4 for a moment, and the zygote, taking the holder's fd 1 in that moment, would hand
+ * the script the readiness pipe as its stdout (EPIPE once the worker closes it).
+ */
+const HOLDER_SCRIPT = `(printf r >&${HOLDER_READY_FD}); exec ${HOLDER_READY_FD}>&-; read code; exit "\${code:-125}"`;
 
 /** Variables read once at import time: a run that sets them needs its own interpreter. */
 const IMPORT_TIME_ENV = /^(OMP_|OPENBLAS_|MKL_|XLA_|JAX_|MPL|NUMBA_|PYTHON|TENPY|QISKIT|PYSCF)/;
 
 const FULL_CHAIN_NEEDED = 'warm starts need the full isolation chain (bwrap, seccomp, prlimit, own uid, run cgroup)';
 
-/** PHYSVEC_SANDBOX_WARM=0 forces cold starts, =1 asks for warm ones (the default, see WARM_BY_DEFAULT). */
+/** PHYSVEC_SANDBOX_WARM=0 forces cold starts, =1 asks for warm ones (the default: tests/sandbox passes on the warm path). */
 const WARM_BY_DEFAULT = true;
 
 export function warmWanted(): boolean {
@@ -35,9 +41,13 @@ export function warmWanted(): boolean {
   return WARM_BY_DEFAULT;
 }
 
+function warmOffReason(): string {
+  return process.env.PHYSVEC_SANDBOX_WARM === '0' ? 'warm starts are switched off (PHYSVEC_SANDBOX_WARM=0)' : 'warm starts are opt-in (PHYSVEC_SANDBOX_WARM=1)';
+}
+
 /** Why this run cannot start warm (before asking the zygote), or null. */
 export function warmBlocker(req: SandboxRequest, plan: IsolationPlan, uid: number | null, cgroup: RunCgroup | null): string | null {
-  if (!warmWanted()) return 'warm starts are switched off (PHYSVEC_SANDBOX_WARM=0)';
+  if (!warmWanted()) return warmOffReason();
   if (req.language !== 'python') return `no warm interpreter for ${req.language}`;
   // The warm path enters the namespaces bwrap made and applies the same caps itself; without the
   // whole chain there is nothing to enter, so partial isolation stays on the proven cold path.
@@ -71,11 +81,18 @@ export function holderArgv(scriptArgv: string[]): string[] {
   return ['/bin/sh', '-c', HOLDER_SCRIPT, 'physvec-warm-holder', ...scriptArgv];
 }
 
-/** The holder: the one process of the run's uid in its cgroup once it has signalled readiness. */
+/** The holder: the process of the run's uid in its cgroup whose parent is not (its readiness subshell may still be there). */
 export function findHolder(cgroup: RunCgroup, uid: number): number | null {
-  const inCgroup = new Set(cgroup.pids());
-  const found = listProcesses().filter((p) => p.uid === uid && inCgroup.has(p.pid));
+  // Only the run's few processes are read, not the whole /proc.
+  const ofRun = cgroup.pids().map(procInfo).filter((p): p is ProcInfo => p !== null && p.uid === uid);
+  const pids = new Set(ofRun.map((p) => p.pid));
+  const found = ofRun.filter((p) => !pids.has(p.ppid));
   return found.length === 1 ? found[0]!.pid : null;
+}
+
+/** Inode of fd `n` of `pid` (the chain's first process holds the run's own stdout/stderr, never redirected). */
+export function fdInode(pid: number, n: number): number {
+  return statSync(`/proc/${pid}/fd/${n}`).ino;
 }
 
 /**
@@ -84,7 +101,7 @@ export function findHolder(cgroup: RunCgroup, uid: number): number | null {
  * or to the reason warm starts are unavailable.
  */
 export async function warmUpSandbox(): Promise<{ ok: true; loaded: string[]; failed: string[] } | { ok: false; reason: string }> {
-  if (!warmWanted()) return { ok: false, reason: 'warm starts are switched off (PHYSVEC_SANDBOX_WARM=0)' };
+  if (!warmWanted()) return { ok: false, reason: warmOffReason() };
   const plan = planIsolation(await probeIsolation(), isolationModeFromEnv());
   if (!plan.bwrap || !plan.seccomp || !plan.prlimit || !plan.dropPrivileges || !plan.cgroup) return { ok: false, reason: FULL_CHAIN_NEEDED };
   try {
@@ -92,5 +109,14 @@ export async function warmUpSandbox(): Promise<{ ok: true; loaded: string[]; fai
     return { ok: true, loaded: info.loaded, failed: info.failed };
   } catch (err) {
     return { ok: false, reason: (err as Error).message };
+  }
+}
+
+function procInfo(pid: number): ProcInfo | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return { pid, ppid: Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]), uid: Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]) };
+  } catch {
+    return null;
   }
 }

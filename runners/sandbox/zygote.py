@@ -114,6 +114,10 @@ def take_fds(pid, *fds):
             if got < 0:
                 check(-1, f'pidfd_getfd {fd}')
             out.append(got)
+            want = os.stat(f'/proc/{pid}/fd/{fd}')
+            have = os.fstat(got)
+            if (want.st_ino, want.st_dev) != (have.st_ino, have.st_dev):
+                raise OSError(f'fd {fd} of {pid} changed while it was taken')
         return out
     finally:
         os.close(pidfd)
@@ -137,6 +141,9 @@ def enter_run(req):
         ns_fds.append((ns, os.open(p, os.O_RDONLY | os.O_CLOEXEC)))
     root_fd = os.open(f'/proc/{pid}/root', os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     out_fd, err_fd = take_fds(pid, 1, 2)
+    # The worker read these off the chain's first process: the script writes to the run's own stdout and stderr or not at all.
+    if [os.fstat(out_fd).st_ino, os.fstat(err_fd).st_ino] != list(req['stdioInodes']):
+        raise OSError(f'the holder\'s stdout/stderr are not the run\'s (inodes {os.fstat(out_fd).st_ino}, {os.fstat(err_fd).st_ino} vs {req["stdioInodes"]})')
     procs_fds = [os.open(p, os.O_WRONLY | os.O_CLOEXEC) for p in req['procsFiles']]
     with open('/proc/sys/kernel/cap_last_cap') as f:
         last_cap = int(f.read())

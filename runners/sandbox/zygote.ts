@@ -16,6 +16,8 @@ const ZYGOTE_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'z
 
 export interface WarmRequest {
   holderPid: number;
+  /** Inodes the holder's fd 1 and 2 must have (the run's stdout and stderr), checked before use. */
+  stdioInodes: [number, number];
   uid: number;
   procsFiles: string[];
   /** resource.RLIMIT_* name → [soft, hard] (-1: unlimited). */

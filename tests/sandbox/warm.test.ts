@@ -14,6 +14,8 @@ import { hostileScript, pidsWithMarker, testStore, useTestStateDir, waitFor } fr
 
 useTestStateDir();
 const store = testStore();
+// Warm starts are opt-in (see runners/sandbox/warm.ts); this file is about them.
+process.env.PHYSVEC_SANDBOX_WARM = '1';
 
 function listSandboxRoot(): string[] {
   try {
@@ -185,6 +187,21 @@ print(json.dumps({
     assert.deepEqual(pidsOfUid(result.isolation.uid!), [], 'processes of the run uid survived');
   });
 
+  // Regression: the holder once wrote its readiness byte through a momentary fd 1 redirection, and
+  // a warm run taking the holder's fd 1 in that moment got the readiness pipe as its stdout.
+  test('warm runs interleaved with cold ones each write to their own stdout', async (t) => {
+    if (!needsFullChain(t)) return;
+    for (let i = 0; i < 6; i++) {
+      process.env.PHYSVEC_SANDBOX_WARM = i % 2 ? '1' : '0';
+      const r = await runSandboxed({ language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: `import sys; print(${i}); print(${i}, file=sys.stderr)` }] }, { store });
+      assert.equal(r.start?.path, i % 2 ? 'warm' : 'cold');
+      assert.equal(r.exitCode, 0, r.stderrTail);
+      assert.equal(r.stdoutTail, `${i}\n`);
+      assert.equal(r.stderrTail, `${i}\n`);
+    }
+    process.env.PHYSVEC_SANDBOX_WARM = '1';
+  });
+
   test('PHYSVEC_SANDBOX_WARM=0 starts cold and says so', async () => {
     process.env.PHYSVEC_SANDBOX_WARM = '0';
     try {
@@ -192,7 +209,7 @@ print(json.dumps({
       assert.equal(result.exitCode, 0);
       assert.deepEqual(result.start, { path: 'cold', reason: 'warm starts are switched off (PHYSVEC_SANDBOX_WARM=0)' });
     } finally {
-      delete process.env.PHYSVEC_SANDBOX_WARM;
+      process.env.PHYSVEC_SANDBOX_WARM = '1';
     }
   });
 
