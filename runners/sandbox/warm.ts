@@ -29,10 +29,15 @@ const HOLDER_SCRIPT = `(printf r >&${HOLDER_READY_FD}); exec ${HOLDER_READY_FD}>
 /** Variables read once at import time: a run that sets them needs its own interpreter. */
 const IMPORT_TIME_ENV = /^(OMP_|OPENBLAS_|MKL_|XLA_|JAX_|MPL|NUMBA_|PYTHON|TENPY|QISKIT|PYSCF)/;
 
+const WARM_OFF = 'warm starts are switched off (PHYSVEC_SANDBOX_WARM=0)';
 const FULL_CHAIN_NEEDED = 'warm starts need the full isolation chain (bwrap, seccomp, prlimit, own uid, run cgroup)';
 
-/** PHYSVEC_SANDBOX_WARM=0 forces cold starts, =1 asks for warm ones (the default: tests/sandbox passes on the warm path). */
-const WARM_BY_DEFAULT = true;
+/**
+ * PHYSVEC_SANDBOX_WARM=1 asks for warm starts, =0 forces cold ones. Opt-in for now: tests/sandbox
+ * passes on the warm path, but the demo, the suite validation and the worker-kill drills have only
+ * been checked on the cold path, so cold stays the default until they are run warm.
+ */
+const WARM_BY_DEFAULT = false;
 
 export function warmWanted(): boolean {
   const v = process.env.PHYSVEC_SANDBOX_WARM;
@@ -42,7 +47,7 @@ export function warmWanted(): boolean {
 }
 
 function warmOffReason(): string {
-  return process.env.PHYSVEC_SANDBOX_WARM === '0' ? 'warm starts are switched off (PHYSVEC_SANDBOX_WARM=0)' : 'warm starts are opt-in (PHYSVEC_SANDBOX_WARM=1)';
+  return process.env.PHYSVEC_SANDBOX_WARM === '0' ? WARM_OFF : 'warm starts are opt-in (PHYSVEC_SANDBOX_WARM=1)';
 }
 
 /** Why this run cannot start warm (before asking the zygote), or null. */
