@@ -34,8 +34,8 @@ const FULL_CHAIN_NEEDED = 'warm starts need the full isolation chain (bwrap, sec
 
 /**
  * PHYSVEC_SANDBOX_WARM=1 asks for warm starts, =0 forces cold ones. Opt-in for now: tests/sandbox
- * passes on the warm path, but the demo, the suite validation and the worker-kill drills have only
- * been checked on the cold path, so cold stays the default until they are run warm.
+ * passes on the warm path and the demo gives the same verdicts warm, but the suite validation and the
+ * worker-kill drills have only been checked on the cold path, so cold stays the default until they are run warm.
  */
 const WARM_BY_DEFAULT = false;
 
