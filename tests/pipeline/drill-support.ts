@@ -12,6 +12,7 @@ import { repoRoot } from '../../lib/paths.js';
 import { TASK_QUEUES } from '../../temporal-config/queues.js';
 import { SA } from '../../temporal-config/search-attributes.js';
 import type { ReproductionInput } from '../../schemas/pipeline.js';
+import { waitFor as pollFor } from '../helpers/poll.js';
 
 export const DIMER_TASK = path.join(repoRoot, 'data', 'tasks', 'smoke', 'task_smoke_dimer_pipeline.json');
 export const DIMER_MODEL = 'scripted:task_smoke_dimer_pipeline';
@@ -110,15 +111,9 @@ export async function pendingActivities(handle: WorkflowHandle): Promise<Pending
   });
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 600_000, everyMs = 200): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
+/** Drills poll faster than campaigns: recovery delays are measured from these polls. */
+export const waitFor = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 600_000, everyMs = 200): Promise<T> =>
+  pollFor(what, probe, timeoutMs, everyMs);
 
 /** The verdicts a report records (what an interrupted run must reproduce exactly). */
 export function verdictsOf(report: { status: string; programming: { iteration: number; executable: boolean; judge_result: { function: string; judge: string }[]; run_functions: { run_function: string; correct_ratio: number }[] }[]; scientific: { iteration: number; assertions: { case: string; judge: string }[] }[] }): unknown {

@@ -18,6 +18,7 @@ import { artifactStore } from '../../activities/artifacts/store.js';
 import { repoRoot } from '../../lib/paths.js';
 import type { ReproductionResult } from '../../workflows/reproduction/index.js';
 import type { ReproductionProgress } from '../../workflows/reproduction/progress.js';
+import { saveEnv } from '../helpers/env.js';
 
 const TASK = path.join(repoRoot, 'data/tasks/smoke/task_smoke_dimer_pipeline.json');
 // The answers the loopback server gives, by the structured-output schema each request names: the
@@ -49,7 +50,7 @@ test('token totals from a real SDK match in the query, `status` and the report',
     return chatReply({ content: JSON.stringify(answer), usage });
   };
   for (let i = 0; i < 40; i++) fake.enqueue(reply);
-  const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
+  const restoreEnv = saveEnv('OPENAI_API_KEY', 'OPENAI_BASE_URL');
   process.env.OPENAI_API_KEY = 'sk-loopback';
   process.env.OPENAI_BASE_URL = fake.baseUrl;
   const { client, connection } = await testClient();
@@ -103,10 +104,7 @@ test('token totals from a real SDK match in the query, `status` and the report',
     assert.equal(replay.tokens.costUsd, 0, 'a replay costs nothing');
     assert.ok(replayReport.notices.some((x: string) => /scripted model/.test(x)));
   } finally {
-    process.env.OPENAI_API_KEY = saved.key;
-    process.env.OPENAI_BASE_URL = saved.url;
-    if (saved.key === undefined) delete process.env.OPENAI_API_KEY;
-    if (saved.url === undefined) delete process.env.OPENAI_BASE_URL;
+    restoreEnv();
     await connection.close();
     await wconn.close();
     await fake.close();

@@ -16,6 +16,7 @@ import { createWorkers } from '../../workers/create-workers.js';
 import { startReproduction } from '../../cli/runs/reproduction-run.js';
 import { repoRoot } from '../../lib/paths.js';
 import type { ReproductionResult } from '../../workflows/reproduction/index.js';
+import { saveEnv } from '../helpers/env.js';
 
 const TASK = path.join(repoRoot, 'data/tasks/smoke/task_smoke_dimer_pipeline.json');
 const CASSETTE = JSON.parse(readFileSync(path.join(repoRoot, 'data/cassettes/task_smoke_dimer_pipeline.json'), 'utf8')) as { entries: { role: string; json: any }[] };
@@ -78,7 +79,7 @@ test('an undetermined unit test is rewritten by its writer and rerun: same itera
   const { client, connection } = await testClient();
   const wconn = await NativeConnection.connect({ address });
   const workers = await createWorkers(wconn, 'default', 'all', { workflowBundle: await workflowBundle() });
-  const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
+  const restoreEnv = saveEnv('OPENAI_API_KEY', 'OPENAI_BASE_URL');
   const runs: Record<string, { result: ReproductionResult; report: any; log: { refinePrompts: number; repairs: number }; requests: number }> = {};
   try {
     const [orch, sim] = workers;
@@ -99,10 +100,7 @@ test('an undetermined unit test is rewritten by its writer and rerun: same itera
       }
     })()));
   } finally {
-    process.env.OPENAI_API_KEY = saved.key;
-    process.env.OPENAI_BASE_URL = saved.url;
-    if (saved.key === undefined) delete process.env.OPENAI_API_KEY;
-    if (saved.url === undefined) delete process.env.OPENAI_BASE_URL;
+    restoreEnv();
     await connection.close();
     await wconn.close();
   }
