@@ -11,7 +11,7 @@ import { repoRoot, venvPython } from '../lib/paths.js';
 import { startDevServer, stopDevServer } from '../lib/temporal/dev-server.js';
 import { freePort } from '../lib/net/free-port.js';
 import { createWorkers, installRuntime } from '../workers/create-workers.js';
-import { artifactStore } from '../activities/artifacts/store.js';
+import { artifactStore } from '../lib/artifacts/store.js';
 import { TASK_QUEUES } from '../temporal-config/queues.js';
 import { runSandboxed } from '../runners/sandbox/index.js';
 

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { ArtifactStore } from '../activities/artifacts/store.js';
+import { ArtifactStore } from '../lib/artifacts/store.js';
 import { venvPython } from '../lib/paths.js';
 import { runSandboxed, warmUpSandbox } from '../runners/sandbox/index.js';
 

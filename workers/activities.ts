@@ -1,6 +1,6 @@
 // Which activities each task queue serves. Orchestration: LLM calls and light pipeline steps;
 // simulation: sandbox runs (the Author's scripts, harnesses, variants).
-import { artifactStore } from '../activities/artifacts/store.js';
+import { artifactStore } from '../lib/artifacts/store.js';
 import { createSandboxActivities } from '../activities/sandbox/run-script.js';
 import { createLlmActivities } from '../activities/llm/index.js';
 import { createPipelineActivities, createSimulationPipelineActivities } from '../activities/pipeline/index.js';

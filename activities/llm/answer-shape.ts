@@ -1,6 +1,6 @@
 // Applies the size rule of lib/llm/limits.ts: what of the answer travels inline in LlmResult,
 // and what goes to the artifact store.
-import type { ArtifactStore } from '../artifacts/store.js';
+import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { ArtifactRef } from '../../schemas/artifact.js';
 import { INLINE_PARSED_BYTES, INLINE_TEXT_BYTES, PREVIEW_CHARS } from '../../lib/llm/limits.js';
 

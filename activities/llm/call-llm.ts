@@ -2,7 +2,7 @@
 // loop and the schema re-asks itself, checks the budget before every HTTP call, records every
 // attempt as an artifact, and reports usage summed over all of it (earlier Temporal attempts included).
 import type { z } from 'zod';
-import type { ArtifactStore } from '../artifacts/store.js';
+import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { PhysvecConfig } from '../../schemas/config.js';
 import { LlmRequest, type LlmFailureDetails, type LlmResult, type LlmUsage, type ToolSpec } from '../../schemas/llm.js';
 import { llmOutputSchema } from '../../schemas/llm-outputs.js';

@@ -3,7 +3,7 @@
 // Replaying it with `scripted:<file>` gives the same answers at zero cost. Client-side code (the CLI).
 import type { Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
-import type { ArtifactStore } from '../artifacts/store.js';
+import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import { Cassette, LlmRequest, LlmResult, type CassetteEntry } from '../../schemas/llm.js';
 import { callKeyString } from '../../lib/llm/keys.js';
 

@@ -1,7 +1,7 @@
 // The transcript of one attempt of one callLlm: every HTTP call (request, response or error, usage,
 // latency), every tool call with its full output, and the attempt's usage. Written to the artifact
 // store when the attempt ends, successful or not.
-import type { ArtifactStore } from '../artifacts/store.js';
+import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { ArtifactRef } from '../../schemas/artifact.js';
 import type { HttpCallRecord, LlmCallKey, LlmExchange, LlmUsage, ToolCallRecord } from '../../schemas/llm.js';
 import { addUsage, emptyUsage } from '../../lib/llm/accounting.js';

@@ -1,6 +1,6 @@
 // The LLM activities a worker registers: `callLlm`. Workflows import only the type:
 //   const { callLlm } = proxyActivities<LlmActivities>(LLM_ACTIVITY);
-import { artifactStore, type ArtifactStore } from '../artifacts/store.js';
+import { artifactStore, type ArtifactStore } from '../../lib/artifacts/store.js';
 import { loadConfig } from '../../lib/config.js';
 import type { PhysvecConfig } from '../../schemas/config.js';
 import type { LlmRequest, LlmResult } from '../../schemas/llm.js';

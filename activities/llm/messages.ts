@@ -1,5 +1,5 @@
 // Messages as the providers see them: artifact references replaced by their text.
-import type { ArtifactStore } from '../artifacts/store.js';
+import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { LlmMessage } from '../../schemas/llm.js';
 import type { ResolvedMessage } from './session.js';
 

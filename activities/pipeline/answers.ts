@@ -1,5 +1,5 @@
 // Read a structured LLM answer that may have been moved to the artifact store because of its size.
-import type { ArtifactStore } from '../artifacts/store.js';
+import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { ArtifactRef } from '../../schemas/artifact.js';
 import { BadInputError } from '../../lib/errors.js';
 import type { z } from 'zod';

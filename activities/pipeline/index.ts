@@ -1,6 +1,6 @@
 // The reproduction workflow's own activities. Light ones run on the orchestration queue; `runJob`
 // runs generated scripts in the sandbox on the simulation queue.
-import type { ArtifactStore } from '../artifacts/store.js';
+import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { ScriptSummary, TaskContext } from '../../schemas/pipeline.js';
 import type { ToolSpec } from '../../schemas/llm.js';
 import type { ToolchainStatus } from '../../schemas/toolchain.js';

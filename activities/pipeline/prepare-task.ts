@@ -1,7 +1,7 @@
 // Load a task for a reproduction: validate it, pick the toolchain profile (with an explicit
 // substitution when the demanded package is absent), store the source and the rubric leaves.
 import { readFile } from 'node:fs/promises';
-import type { ArtifactStore } from '../artifacts/store.js';
+import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { TaskContext } from '../../schemas/pipeline.js';
 import { loadTaskFile } from '../../lib/tasks/load-task.js';
 import { BadInputError } from '../../lib/errors.js';

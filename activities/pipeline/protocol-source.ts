@@ -3,7 +3,7 @@
 // for ORCA, the keyword-by-keyword translation table from data/protocol-translations. The table is also
 // stored as rows for the report.
 import path from 'node:path';
-import type { ArtifactStore } from '../artifacts/store.js';
+import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { TaskContext } from '../../schemas/pipeline.js';
 import type { OrcaProtocol, TranslationRow } from '../../schemas/protocol.js';
 import type { LoadedTask } from '../../schemas/task.js';

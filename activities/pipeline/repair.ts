@@ -1,10 +1,10 @@
 // Apply an aggregated repair: the named functions are replaced whole, every other byte stays; the
 // unified diff is stored as evidence for the report.
 import { createTwoFilesPatch } from 'diff';
-import type { ArtifactStore } from '../artifacts/store.js';
+import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { RepairOutcome, ScriptSummary } from '../../schemas/pipeline.js';
-import { applyFunctionReplacements, verifyElementFunctionsUnchanged } from '../../lib/harness/index.js';
-import { parseScript } from '../../lib/script-analysis/index.js';
+import { applyFunctionReplacements, verifyElementFunctionsUnchanged } from '../../runners/harness/index.js';
+import { parseScript } from '../../runners/structure/index.js';
 import { agentOutputSchemas } from '../../schemas/agent-outputs.js';
 import { readAnswer, type AnswerRef } from './answers.js';
 import { loadStructure, summarizeScript } from './script-summary.js';

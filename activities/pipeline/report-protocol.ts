@@ -1,6 +1,6 @@
 // The report's section on a dft_qc task's protocol: which file, and with a substitute, the ORCA →
 // substitute translation table the Author was given (rows stored by prepareTask).
-import type { ArtifactStore } from '../artifacts/store.js';
+import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { TaskContext } from '../../schemas/pipeline.js';
 import { TranslationRow } from '../../schemas/protocol.js';
 

@@ -3,7 +3,7 @@
 // scorecard, assertion values vs truths, the convergence sequence, tokens, cost and time per stage.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { ArtifactStore } from '../artifacts/store.js';
+import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { ArtifactRef } from '../../schemas/artifact.js';
 import type { AssertionVerdict, ConvergenceOutcome, ProgrammingReport, RepairOutcome, RubricOutcome, RunDigest, TaskContext } from '../../schemas/pipeline.js';
 import { stateDir } from '../../lib/paths.js';

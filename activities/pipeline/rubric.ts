@@ -1,6 +1,6 @@
 // Rubric scoring by code: grade = Σ effective weight · judge per repeat; failed = issues judged 0 in
 // every repeat (with their support), as in QMP-Bench's scorecard.
-import type { ArtifactStore } from '../artifacts/store.js';
+import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { ArtifactRef } from '../../schemas/artifact.js';
 import type { RubricOutcome } from '../../schemas/pipeline.js';
 import { agentOutputSchemas } from '../../schemas/agent-outputs.js';

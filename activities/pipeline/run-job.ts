@@ -1,5 +1,5 @@
 // Run one pipeline script in the sandbox and digest what it printed (PHYSVEC_RESULT lines).
-import type { ArtifactStore } from '../artifacts/store.js';
+import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { RunDigest, ScriptJob } from '../../schemas/pipeline.js';
 import type { SandboxResult } from '../../schemas/sandbox.js';
 

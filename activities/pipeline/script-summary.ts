@@ -1,8 +1,8 @@
 // Store a script and summarise its structure (element functions, run_ call order, problems).
-import type { ArtifactStore } from '../artifacts/store.js';
+import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { ScriptSummary } from '../../schemas/pipeline.js';
 import type { ScriptStructure } from '../../schemas/script-structure.js';
-import { inspectScript, parseScript } from '../../lib/script-analysis/index.js';
+import { inspectScript, parseScript } from '../../runners/structure/index.js';
 
 export type ScriptLanguage = 'python' | 'julia';
 

@@ -11,7 +11,7 @@
 //   and the SANDBOX_OWN_FAILURE_LIMIT-th ends the run. A script that fails is a result, not one of these.
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { ArtifactStore, artifactStore } from '../artifacts/store.js';
+import { ArtifactStore, artifactStore } from '../../lib/artifacts/store.js';
 import { BadInputError } from '../../lib/errors.js';
 import type { SandboxRequestInput, SandboxResult } from '../../schemas/sandbox.js';
 import { parseSandboxRequest, runSandboxed, SandboxCancelledError, RunnerUnavailableError } from '../../runners/sandbox/index.js';

@@ -1,6 +1,6 @@
 // Light activities of the reference-validation workflow (orchestration queue). The heavy lifting —
 // variant building, sandbox runs, numeric checks, convergence steps — reuses the pipeline's own.
-import type { ArtifactStore } from '../artifacts/store.js';
+import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { ValidationInput } from '../../schemas/validation.js';
 import { loadValidationMaterial } from './material.js';
 import { locateCrash, referenceReplacements } from './localise.js';

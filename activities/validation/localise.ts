@@ -2,10 +2,10 @@
 // physical check is localised differentially against the reference: each of its functions in turn is
 // replaced by the reference's definition (every other byte kept) and one failing case is rerun; the
 // function whose replacement makes the case pass is the faulty one.
-import type { ArtifactStore } from '../artifacts/store.js';
+import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { RunDigest, ScriptSummary } from '../../schemas/pipeline.js';
-import { applyFunctionReplacements } from '../../lib/harness/index.js';
-import { allFunctions } from '../../lib/script-analysis/check-structure.js';
+import { applyFunctionReplacements } from '../../runners/harness/index.js';
+import { allFunctions } from '../../runners/structure/check-structure.js';
 import { failingFunction, lastError } from '../pipeline/programming.js';
 import { loadStructure, summarizeScript } from '../pipeline/script-summary.js';
 

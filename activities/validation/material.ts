@@ -5,7 +5,7 @@
 // finding about the suite, shown in the table.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ArtifactStore } from '../artifacts/store.js';
+import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import { BadInputError, describeZodError } from '../../lib/errors.js';
 import { repoRoot } from '../../lib/paths.js';
 import { isFile, isInside } from '../../lib/tasks/layout.js';

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { artifactStore } from '../../activities/artifacts/store.js';
+import { artifactStore } from '../../lib/artifacts/store.js';
 import { CassetteExportError, exportCassette } from '../../activities/llm/cassette-export.js';
 import { loadConfig } from '../../lib/config.js';
 import { BadInputError } from '../../lib/errors.js';

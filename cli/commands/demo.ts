@@ -12,7 +12,7 @@ import { startSmoke } from '../runs/smoke-run.js';
 import { followSmoke } from '../runs/follow.js';
 import { startReproduction } from '../runs/reproduction-run.js';
 import { followReproduction, printResult } from '../runs/follow-reproduction.js';
-import { artifactStore } from '../../activities/artifacts/store.js';
+import { artifactStore } from '../../lib/artifacts/store.js';
 import { line, EXIT } from '../output.js';
 
 export const SMOKE_TASK = path.join(repoRoot, 'data', 'tasks', 'smoke', 'task_smoke_heisenberg_dimer.json');

@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ArtifactStore } from '../../activities/artifacts/store.js';
+import { ArtifactStore } from '../../lib/artifacts/store.js';
 import { createPipelineActivities } from '../../activities/pipeline/index.js';
 import { detectToolchains } from '../../activities/toolchains/detect.js';
 import { loadDataset } from '../../lib/tasks/dataset.js';

@@ -8,7 +8,7 @@ import { repoRoot } from '../../lib/paths.js';
 import { badInputFromZod, BadInputError } from '../../lib/errors.js';
 import { TASK_QUEUES } from '../../temporal-config/queues.js';
 import { SA } from '../../temporal-config/search-attributes.js';
-import { artifactStore } from '../../activities/artifacts/store.js';
+import { artifactStore } from '../../lib/artifacts/store.js';
 import type { smokeReproduction, SmokeResult } from '../../workflows/smoke.js';
 
 export const SmokeTask = z.object({

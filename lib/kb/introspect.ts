@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
-import { artifactStore } from '../../activities/artifacts/store.js';
+import { artifactStore } from '../artifacts/store.js';
 import { runSandboxed } from '../../runners/sandbox/index.js';
 import { venvPython } from '../paths.js';
 import {

@@ -3,7 +3,7 @@
 // scratch are skipped, and size and count are capped so the result stays payload-sized.
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { ArtifactStore } from '../../activities/artifacts/store.js';
+import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import { SANDBOX_PRIVATE_DIR, type ProducedFile, type SkippedFile } from '../../schemas/sandbox.js';
 import { matchesAny } from './glob.js';
 import { mediaTypeOf } from './media-type.js';

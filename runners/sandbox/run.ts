@@ -12,7 +12,7 @@ import type { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { constants as osConstants } from 'node:os';
 import path from 'node:path';
-import { ArtifactStore, artifactStore } from '../../activities/artifacts/store.js';
+import { ArtifactStore, artifactStore } from '../../lib/artifacts/store.js';
 import { badInputFromZod } from '../../lib/errors.js';
 import {
   SandboxRequest,

@@ -2,7 +2,7 @@
 // run's uid so the script can write there and nowhere else.
 import { chmod, chown, lchown, mkdir, readdir, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ArtifactStore } from '../../activities/artifacts/store.js';
+import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import { stateDir } from '../../lib/paths.js';
 import { SANDBOX_PRIVATE_DIR, type SandboxFile } from '../../schemas/sandbox.js';
 import { removeTree } from './remove-tree.js';

@@ -3,7 +3,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ArtifactStore } from '../../activities/artifacts/store.js';
+import { ArtifactStore } from '../../lib/artifacts/store.js';
 import { createLlmActivities, type ToolExecutor } from '../../activities/llm/index.js';
 import { validateConfig } from '../../lib/config.js';
 import type { PhysvecConfig } from '../../schemas/config.js';

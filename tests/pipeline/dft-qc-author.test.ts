@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { NativeConnection } from '@temporalio/worker';
 import { ensureServer, testClient, workflowBundle } from '../helpers/temporal.js';
 import { createWorkers } from '../../workers/create-workers.js';
-import { ArtifactStore } from '../../activities/artifacts/store.js';
+import { ArtifactStore } from '../../lib/artifacts/store.js';
 import { qmpBenchRoot, repoRoot } from '../../lib/paths.js';
 import { TASK_QUEUES } from '../../temporal-config/queues.js';
 import { LlmRequest } from '../../schemas/llm.js';

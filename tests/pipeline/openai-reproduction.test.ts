@@ -14,7 +14,7 @@ import type { ReceivedRequest } from '../helpers/fake-llm-http.js';
 import { createWorkers } from '../../workers/create-workers.js';
 import { startReproduction } from '../../cli/runs/reproduction-run.js';
 import { exportCassette } from '../../activities/llm/cassette-export.js';
-import { artifactStore } from '../../activities/artifacts/store.js';
+import { artifactStore } from '../../lib/artifacts/store.js';
 import { repoRoot } from '../../lib/paths.js';
 import type { ReproductionResult } from '../../workflows/reproduction/index.js';
 import type { ReproductionProgress } from '../../workflows/reproduction/progress.js';

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
-import { ArtifactStore } from '../../activities/artifacts/store.js';
+import { ArtifactStore } from '../../lib/artifacts/store.js';
 import { buildVariantJobs, checkAssertions } from '../../activities/pipeline/assertions.js';
 import { applyRepair } from '../../activities/pipeline/repair.js';
 import { summarizeScript } from '../../activities/pipeline/script-summary.js';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ArtifactStore } from '../../activities/artifacts/store.js';
+import { ArtifactStore } from '../../lib/artifacts/store.js';
 import { createPipelineActivities } from '../../activities/pipeline/index.js';
 import * as P from '../../workflows/reproduction/prompts.js';
 import { findTruthLeaks } from '../../lib/tasks/truth-leak.js';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ArtifactStore } from '../../activities/artifacts/store.js';
+import { ArtifactStore } from '../../lib/artifacts/store.js';
 import { summarizeScript } from '../../activities/pipeline/script-summary.js';
 import { buildLevelJobs, integrationUntestable } from '../../activities/pipeline/programming.js';
 import { loadStructure } from '../../activities/pipeline/script-summary.js';

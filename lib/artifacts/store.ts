@@ -4,7 +4,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { promises as fs, createReadStream } from 'node:fs';
 import path from 'node:path';
-import { artifactsDir } from '../../lib/paths.js';
+import { artifactsDir } from '../paths.js';
 import type { ArtifactRef } from '../../schemas/artifact.js';
 
 export class ArtifactStore {
