@@ -5,7 +5,7 @@
 import type { ResultsActivities } from '../../schemas/campaign.js';
 import { openResultsDb } from '../../lib/results/db.js';
 import { closeCampaign, recordedKeys, upsertCampaign, upsertRun } from '../../lib/results/store.js';
-import { writeCampaignReport } from '../reports/campaign-report.js';
+import { writeCampaignReport } from '../../lib/reports/campaign-report.js';
 
 /** The store is opened on first use, at the state directory current at that time. */
 export function createResultsActivities(opts: { dbFile?: string } = {}): ResultsActivities {

@@ -13,7 +13,7 @@ import { connectClient, uiUrl } from '../../lib/temporal/connection.js';
 import { BadInputError } from '../../lib/errors.js';
 import { openResultsDb, resultsDbExists, resultsDbPath } from '../../lib/results/db.js';
 import { countRuns, getCampaign, recordedKeys } from '../../lib/results/store.js';
-import { campaignDir, writeCampaignReport } from '../../activities/reports/campaign-report.js';
+import { campaignDir, writeCampaignReport } from '../../lib/reports/campaign-report.js';
 import { withWorkersIfNeeded, type WorkerMode } from '../runs/workers-on-demand.js';
 import { checkCampaign, loadCampaignSpecFile, specFromFlags } from '../runs/campaign-spec.js';
 import { startCampaign } from '../runs/campaign-run.js';

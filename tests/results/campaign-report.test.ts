@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createResultsActivities } from '../../activities/results/index.js';
-import { FIGURE_IDS } from '../../activities/reports/campaign-figures.js';
+import { FIGURE_IDS } from '../../lib/reports/campaign-figures.js';
 import { venvPython } from '../../lib/paths.js';
 import type { Framework, RunRecord } from '../../schemas/campaign.js';
 import { chromiumAvailable, launchChromium } from '../helpers/browser.js';

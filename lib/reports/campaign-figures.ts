@@ -4,8 +4,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
-import { repoRoot, stateDir, venvPython } from '../../lib/paths.js';
-import type { CampaignMetrics } from '../../lib/metrics/types.js';
+import { repoRoot, stateDir, venvPython } from '../paths.js';
+import type { CampaignMetrics } from '../metrics/types.js';
 
 export const FIGURE_IDS = ['fig5a', 'fig5d', 'fig6a', 'fig6c', 'fig7'] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];

@@ -2,8 +2,8 @@
 // metrics, the comparison with the previous campaign of the same schedule, and every run. No script,
 // no external URL: it opens from disk, from an artifact store or as a mail attachment alike.
 import type { CampaignRecord, RunRecord } from '../../schemas/campaign.js';
-import type { CampaignMetrics, GroupMetrics } from '../../lib/metrics/types.js';
-import { TOLERANCE, scopeName, type Comparison } from '../../lib/metrics/regressions.js';
+import type { CampaignMetrics, GroupMetrics } from '../metrics/types.js';
+import { TOLERANCE, scopeName, type Comparison } from '../metrics/regressions.js';
 import { FIGURE_CAPTIONS, FIGURE_IDS, type FigureId } from './campaign-figures.js';
 
 export interface CampaignPage {

@@ -4,12 +4,12 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { CampaignReportResult } from '../../schemas/campaign.js';
-import { stateDir } from '../../lib/paths.js';
-import type { Db } from '../../lib/results/db.js';
-import { campaignRuns, previousCampaign, requireCampaign, setReportPath } from '../../lib/results/store.js';
-import { passCriterionOf } from '../../lib/results/spec.js';
-import { computeCampaignMetrics } from '../../lib/metrics/compute.js';
-import { compareMetrics } from '../../lib/metrics/regressions.js';
+import { stateDir } from '../paths.js';
+import type { Db } from '../results/db.js';
+import { campaignRuns, previousCampaign, requireCampaign, setReportPath } from '../results/store.js';
+import { passCriterionOf } from '../results/spec.js';
+import { computeCampaignMetrics } from '../metrics/compute.js';
+import { compareMetrics } from '../metrics/regressions.js';
 import { FIGURE_IDS, renderCampaignFigures } from './campaign-figures.js';
 import { renderCampaignHtml } from './campaign-html.js';
 
