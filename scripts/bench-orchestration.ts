@@ -6,7 +6,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { temporalTarget } from '../lib/temporal/connection.js';
-import { reportDir } from '../activities/pipeline/report.js';
+import { reportDir } from '../lib/reports/dirs.js';
 
 type Ts = { seconds?: string | number | null; nanos?: number | null } | string | null | undefined;
 const ms = (t: Ts): number => {

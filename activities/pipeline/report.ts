@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { ArtifactRef } from '../../schemas/artifact.js';
 import type { AssertionVerdict, ConvergenceOutcome, ProgrammingReport, RepairOutcome, RubricOutcome, RunDigest, TaskContext } from '../../schemas/pipeline.js';
-import { stateDir } from '../../lib/paths.js';
+import { reportDir } from '../../lib/reports/dirs.js';
 import { protocolReport } from './report-protocol.js';
 
 export interface ReportInput {
@@ -55,10 +55,6 @@ function unpreparedContext(taskFile: string | undefined): TaskContext {
     rubric: { available: false, leafCount: 0, reason: 'the task was not prepared' },
     limitingCases: [], scientificResults: [], convergenceCases: [], backgroundNames: [],
   };
-}
-
-export function reportDir(workflowId: string): string {
-  return path.join(stateDir(), 'reports', workflowId.replace(/[^A-Za-z0-9._-]/g, '_'));
 }
 
 export async function writeReport(store: ArtifactStore, input: ReportInput): Promise<{ jsonRef: ArtifactRef; htmlRef: ArtifactRef; htmlPath: string; jsonPath: string }> {

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { reportDir } from '../../activities/pipeline/report.js';
+import { reportDir } from '../../lib/reports/dirs.js';
 import { BadInputError } from '../../lib/errors.js';
 import { line, printJson, EXIT } from '../output.js';
 

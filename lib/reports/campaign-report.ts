@@ -4,7 +4,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { CampaignReportResult } from '../../schemas/campaign.js';
-import { stateDir } from '../paths.js';
+import { campaignDir } from './dirs.js';
 import type { Db } from '../results/db.js';
 import { campaignRuns, previousCampaign, requireCampaign, setReportPath } from '../results/store.js';
 import { passCriterionOf } from '../results/spec.js';
@@ -12,10 +12,6 @@ import { computeCampaignMetrics } from '../metrics/compute.js';
 import { compareMetrics } from '../metrics/regressions.js';
 import { FIGURE_IDS, renderCampaignFigures } from './campaign-figures.js';
 import { renderCampaignHtml } from './campaign-html.js';
-
-export function campaignDir(campaignId: string): string {
-  return path.join(stateDir(), 'campaigns', campaignId.replace(/[^A-Za-z0-9._-]/g, '_'));
-}
 
 export async function writeCampaignReport(db: Db, campaignId: string, opts: { python?: string } = {}): Promise<CampaignReportResult> {
   const campaign = requireCampaign(db, campaignId);
