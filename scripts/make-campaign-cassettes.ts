@@ -23,7 +23,7 @@ import { mkdirSync, readFileSync, readdirSync, existsSync, writeFileSync } from 
 import path from 'node:path';
 import { repoRoot } from '../lib/paths.js';
 import { loadMutant } from '../lib/tasks/source-edits.js';
-import { parseScript } from '../runners/structure/index.js';
+import { parseScript } from '../lib/script-analysis/index.js';
 import { loadTaskFile } from '../lib/tasks/load-task.js';
 import { Cassette, type CassetteEntry } from '../schemas/llm.js';
 

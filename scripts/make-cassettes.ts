@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot, qmpBenchRoot } from '../lib/paths.js';
-import { parseScript } from '../runners/structure/index.js';
+import { parseScript } from '../lib/script-analysis/index.js';
 import { loadTaskFile } from '../lib/tasks/load-task.js';
 import { Cassette, type CassetteEntry } from '../schemas/llm.js';
 import { applyEdits } from '../lib/tasks/source-edits.js';

@@ -3,9 +3,9 @@
 // cannot check are left for an LLM judge.
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { AssertionVerdict, RunDigest, ScriptJob, ScriptSummary } from '../../schemas/pipeline.js';
-import { replaceMain, verifyElementFunctionsUnchanged } from '../../runners/harness/index.js';
-import { parseScript } from '../../runners/structure/index.js';
-import { allFunctions } from '../../runners/structure/check-structure.js';
+import { replaceMain, verifyElementFunctionsUnchanged } from '../../lib/harness/index.js';
+import { parseScript } from '../../lib/script-analysis/index.js';
+import { allFunctions } from '../../lib/script-analysis/check-structure.js';
 import { lastLines } from '../../lib/verification/suspects.js';
 import { agentOutputSchemas } from '../../schemas/agent-outputs.js';
 import { parseTruth, compareNumeric, checkProperty } from '../../lib/tasks/truth.js';

@@ -3,8 +3,8 @@
 import type { z } from 'zod';
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { RunDigest, ScriptJob, ScriptSummary } from '../../schemas/pipeline.js';
-import { replaceMain, verifyElementFunctionsUnchanged } from '../../runners/harness/index.js';
-import { parseScript } from '../../runners/structure/index.js';
+import { replaceMain, verifyElementFunctionsUnchanged } from '../../lib/harness/index.js';
+import { parseScript } from '../../lib/script-analysis/index.js';
 import { agentOutputSchemas } from '../../schemas/agent-outputs.js';
 import { parseTolerance } from '../../lib/tasks/truth.js';
 import { DEFAULT_CONVERGENCE_TOLERANCE } from '../../lib/tasks/convergence-default.js';

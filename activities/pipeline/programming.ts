@@ -2,11 +2,11 @@
 // jobs, the full-script job, and the verdicts (by exit code, marker and traceback — not by an LLM).
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { ProgrammingReport, RunDigest, ScriptJob, ScriptSummary } from '../../schemas/pipeline.js';
-import { buildIntegrationLevels, buildUnitHarness, integrationLevelFileName, unitHarnessFileName } from '../../runners/harness/index.js';
-import { ERROR_LINES, judgeUnitRun } from '../../runners/harness/unit-verdict.js';
-import { framesIn, tracebackFrames } from '../../runners/harness/traceback.js';
-import { mentionedNames } from '../../runners/structure/calls.js';
-import { lexScript } from '../../runners/structure/lex-script.js';
+import { buildIntegrationLevels, buildUnitHarness, integrationLevelFileName, unitHarnessFileName } from '../../lib/harness/index.js';
+import { ERROR_LINES, judgeUnitRun } from '../../lib/harness/unit-verdict.js';
+import { framesIn, tracebackFrames } from '../../lib/harness/traceback.js';
+import { mentionedNames } from '../../lib/script-analysis/calls.js';
+import { lexScript } from '../../lib/script-analysis/lex-script.js';
 import { lastLines } from '../../lib/verification/suspects.js';
 import { agentOutputSchemas } from '../../schemas/agent-outputs.js';
 import { readAnswer, type AnswerRef } from './answers.js';

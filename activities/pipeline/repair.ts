@@ -3,8 +3,8 @@
 import { createTwoFilesPatch } from 'diff';
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { RepairOutcome, ScriptSummary } from '../../schemas/pipeline.js';
-import { applyFunctionReplacements, verifyElementFunctionsUnchanged } from '../../runners/harness/index.js';
-import { parseScript } from '../../runners/structure/index.js';
+import { applyFunctionReplacements, verifyElementFunctionsUnchanged } from '../../lib/harness/index.js';
+import { parseScript } from '../../lib/script-analysis/index.js';
 import { agentOutputSchemas } from '../../schemas/agent-outputs.js';
 import { readAnswer, type AnswerRef } from './answers.js';
 import { loadStructure, summarizeScript } from './script-summary.js';

@@ -2,7 +2,7 @@
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { ScriptSummary } from '../../schemas/pipeline.js';
 import type { ScriptStructure } from '../../schemas/script-structure.js';
-import { inspectScript, parseScript } from '../../runners/structure/index.js';
+import { inspectScript, parseScript } from '../../lib/script-analysis/index.js';
 
 export type ScriptLanguage = 'python' | 'julia';
 

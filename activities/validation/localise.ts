@@ -4,8 +4,8 @@
 // function whose replacement makes the case pass is the faulty one.
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { RunDigest, ScriptSummary } from '../../schemas/pipeline.js';
-import { applyFunctionReplacements } from '../../runners/harness/index.js';
-import { allFunctions } from '../../runners/structure/check-structure.js';
+import { applyFunctionReplacements } from '../../lib/harness/index.js';
+import { allFunctions } from '../../lib/script-analysis/check-structure.js';
 import { failingFunction, lastError } from '../pipeline/programming.js';
 import { loadStructure, summarizeScript } from '../pipeline/script-summary.js';
 

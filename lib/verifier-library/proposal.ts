@@ -4,7 +4,7 @@
 // signature and docstring, and the check's `# expected:` and `# uses:` header lines.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseScript } from '../../runners/structure/index.js';
+import { parseScript } from '../script-analysis/index.js';
 import { LANGUAGE_EXTENSION } from './paths.js';
 import { VerifierCategory, type VerifierLanguage } from './index-schema.js';
 

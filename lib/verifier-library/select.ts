@@ -1,7 +1,7 @@
 // Background functions for a unit harness (paper, Appendix C): for a target element function of one
 // category, the verified library functions of every other category, with their sources, so the
 // programming verifier can hand them plus the target to the LLM that writes the harness entry point.
-import { parseScript } from '../../runners/structure/index.js';
+import { parseScript } from '../script-analysis/index.js';
 import { ElementCategory, type BackgroundFunction } from '../../schemas/script-structure.js';
 import { BadInputError } from '../errors.js';
 import { getProfile, loadToolchainConfig } from '../toolchains/config.js';

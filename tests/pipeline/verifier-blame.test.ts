@@ -9,11 +9,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
-import { buildIntegrationLevels } from '../../runners/harness/integration-levels.js';
-import { buildUnitHarness } from '../../runners/harness/unit-harness.js';
-import { judgeUnitRun } from '../../runners/harness/unit-verdict.js';
-import { tracebackFrames } from '../../runners/harness/traceback.js';
-import { parseScript } from '../../runners/structure/parse-script.js';
+import { buildIntegrationLevels } from '../../lib/harness/integration-levels.js';
+import { buildUnitHarness } from '../../lib/harness/unit-harness.js';
+import { judgeUnitRun } from '../../lib/harness/unit-verdict.js';
+import { tracebackFrames } from '../../lib/harness/traceback.js';
+import { parseScript } from '../../lib/script-analysis/parse-script.js';
 import { failingFunction, lastError } from '../../activities/pipeline/programming.js';
 import { venvPython } from '../../lib/paths.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkStructure, inspectScript } from '../../runners/structure/check-structure.js';
-import { parseScript } from '../../runners/structure/parse-script.js';
+import { checkStructure, inspectScript } from '../../lib/script-analysis/check-structure.js';
+import { parseScript } from '../../lib/script-analysis/parse-script.js';
 import { fixture, lineOf } from './fixture-scripts.js';
 
 const codes = (source: string, language: 'python' | 'julia') => checkStructure(parseScript(source, language)).map((p) => p.code);

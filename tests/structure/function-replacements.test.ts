@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { applyFunctionReplacements } from '../../runners/harness/function-replacements.js';
-import { verifyElementFunctionsUnchanged } from '../../runners/harness/variant-check.js';
-import { parseScript } from '../../runners/structure/parse-script.js';
+import { applyFunctionReplacements } from '../../lib/harness/function-replacements.js';
+import { verifyElementFunctionsUnchanged } from '../../lib/harness/variant-check.js';
+import { parseScript } from '../../lib/script-analysis/parse-script.js';
 import { fixture } from './fixture-scripts.js';
 
 describe('applyFunctionReplacements', () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ScriptStructure } from '../../schemas/script-structure.js';
-import { parseScript } from '../../runners/structure/parse-script.js';
-import { ScriptSyntaxError } from '../../runners/structure/source-text.js';
+import { parseScript } from '../../lib/script-analysis/parse-script.js';
+import { ScriptSyntaxError } from '../../lib/script-analysis/source-text.js';
 import { fixture, lineOf } from './fixture-scripts.js';
 
 function parseFixture(name: string) {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { replaceMain } from '../../runners/harness/replace-main.js';
-import { verifyElementFunctionsUnchanged } from '../../runners/harness/variant-check.js';
-import { parseScript } from '../../runners/structure/parse-script.js';
+import { replaceMain } from '../../lib/harness/replace-main.js';
+import { verifyElementFunctionsUnchanged } from '../../lib/harness/variant-check.js';
+import { parseScript } from '../../lib/script-analysis/parse-script.js';
 import { fixture } from './fixture-scripts.js';
 
 // The limiting-case main of the supplemental example (L=2, U=0, no trap: E0 = -2).

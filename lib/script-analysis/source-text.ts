@@ -1,5 +1,5 @@
 // Offsets ↔ line numbers, and the error a parser raises when the text is not a well-formed script.
-import { BadInputError } from '../../lib/errors.js';
+import { BadInputError } from '../errors.js';
 import type { Span } from '../../schemas/script-structure.js';
 import type { CodeLine, CodeToken, OpenBlock } from './code-model.js';
 

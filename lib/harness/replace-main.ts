@@ -1,9 +1,9 @@
 // Assertion and convergence variants: the script with only `main` rewritten. Element, run_ and
 // helper functions stay byte-identical, which is what makes a variant's numbers evidence about
 // the script under review.
-import { BadInputError } from '../../lib/errors.js';
+import { BadInputError } from '../errors.js';
 import type { ScriptStructure } from '../../schemas/script-structure.js';
-import { allFunctions } from '../structure/check-structure.js';
+import { allFunctions } from '../script-analysis/check-structure.js';
 import { parsePart } from './parse-part.js';
 import { applyEdits, dedent, withEntryCall } from './source-edits.js';
 

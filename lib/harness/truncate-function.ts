@@ -3,8 +3,8 @@
 // a marker print), then whatever the language needs to stay well-formed (Julia `end`s, a
 // Python `finally:` for a `try:` whose body was cut).
 import type { ScriptLanguage, ScriptStructure, Span } from '../../schemas/script-structure.js';
-import { linesWithin } from '../structure/calls.js';
-import type { CodeLine, CodeToken } from '../structure/code-model.js';
+import { linesWithin } from '../script-analysis/calls.js';
+import type { CodeLine, CodeToken } from '../script-analysis/code-model.js';
 
 const PYTHON_ASSIGN = new Set(['=', '+=', '-=', '*=', '/=', '//=', '%=', '**=', '>>=', '<<=', '&=', '|=', '^=', '@=']);
 const JULIA_ASSIGN = new Set([

@@ -1,6 +1,6 @@
 // A variant (assertion or convergence script) is legal only if it changed nothing but main.
 import type { FunctionDifference, ScriptStructure } from '../../schemas/script-structure.js';
-import { allFunctions } from '../structure/check-structure.js';
+import { allFunctions } from '../script-analysis/check-structure.js';
 
 /** Line endings and trailing blanks are formatting, not code. */
 function normalized(source: string): string {

@@ -1,9 +1,9 @@
 // Applying a repair that rewrites whole functions: each named function's definition is swapped
 // for the new text and every other byte of the script stays as it was. A name the script does
 // not define yet is inserted before main (a new helper the repair needs).
-import { BadInputError } from '../../lib/errors.js';
+import { BadInputError } from '../errors.js';
 import { FunctionReplacement, type ScriptStructure } from '../../schemas/script-structure.js';
-import { allFunctions } from '../structure/check-structure.js';
+import { allFunctions } from '../script-analysis/check-structure.js';
 import { parsePart } from './parse-part.js';
 import { applyEdits, dedent, type SourceEdit } from './source-edits.js';
 

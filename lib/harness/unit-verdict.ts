@@ -4,7 +4,7 @@
 // function it calls → the script is wrong; the entry point or a background function → the harness
 // (the test writer's) fault, whatever the exception (NameError of a missing background, TypeError of a
 // bad call, ImportError…). Library frames below the harness only say what failed, not whose fault.
-import { lastLines } from '../../lib/verification/suspects.js';
+import { lastLines } from '../verification/suspects.js';
 import { framesIn, tracebackFrames } from './traceback.js';
 import { harnessParts } from './unit-harness.js';
 

@@ -1,11 +1,11 @@
 // Unit-test harness for one element function (paper, Supplemental Material: "Unit test"): the
 // script's preamble, background functions from the Verifier library, the function under test
 // verbatim, and a main written around them.
-import { badInputFromZod, BadInputError } from '../../lib/errors.js';
+import { badInputFromZod, BadInputError } from '../errors.js';
 import { type HarnessScript, type ScriptStructure, UnitHarnessRequest } from '../../schemas/script-structure.js';
-import { callSites, linesWithin, mentionedNames } from '../structure/calls.js';
-import { allFunctions } from '../structure/check-structure.js';
-import { lexScript } from '../structure/lex-script.js';
+import { callSites, linesWithin, mentionedNames } from '../script-analysis/calls.js';
+import { allFunctions } from '../script-analysis/check-structure.js';
+import { lexScript } from '../script-analysis/lex-script.js';
 import { unitHarnessFileName } from './file-names.js';
 import { parsePart } from './parse-part.js';
 import { dedent, entryCallSource } from './source-edits.js';

@@ -4,13 +4,13 @@
 // right after it calls the next link of the chain, with main's own parameters, and main prints
 // a success marker; main's earlier calls of other run_/item_ functions are dropped (a level runs
 // its own element calls only). Everything else in the script is kept byte for byte.
-import { BadInputError } from '../../lib/errors.js';
+import { BadInputError } from '../errors.js';
 import type { IntegrationLevel, RunFunction, ScriptStructure } from '../../schemas/script-structure.js';
-import { callSites, linesWithin } from '../structure/calls.js';
-import { matchingBracket } from '../structure/assemble-structure.js';
-import { allFunctions } from '../structure/check-structure.js';
-import type { CodeLine } from '../structure/code-model.js';
-import { lexScript } from '../structure/lex-script.js';
+import { callSites, linesWithin } from '../script-analysis/calls.js';
+import { matchingBracket } from '../script-analysis/assemble-structure.js';
+import { allFunctions } from '../script-analysis/check-structure.js';
+import type { CodeLine } from '../script-analysis/code-model.js';
+import { lexScript } from '../script-analysis/lex-script.js';
 import { integrationLevelFileName } from './file-names.js';
 import { applyEdits, type SourceEdit, withEntryCall } from './source-edits.js';
 import { assignmentIndex, assignmentTargets, truncateFunctionAfter } from './truncate-function.js';

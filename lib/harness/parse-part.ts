@@ -1,9 +1,9 @@
 // Parsing a piece of code handed to a harness builder (a new main, a repaired function, a
 // background function), turning a syntax error into bad input that names the piece.
-import { BadInputError } from '../../lib/errors.js';
+import { BadInputError } from '../errors.js';
 import type { ScriptLanguage, ScriptStructure } from '../../schemas/script-structure.js';
-import { parseScript } from '../structure/parse-script.js';
-import { ScriptSyntaxError } from '../structure/source-text.js';
+import { parseScript } from '../script-analysis/parse-script.js';
+import { ScriptSyntaxError } from '../script-analysis/source-text.js';
 
 export function parsePart(source: string, language: ScriptLanguage, what: string): ScriptStructure {
   try {
