@@ -8,13 +8,18 @@
 // - a malformed request or an absent toolchain is a non-retryable failure naming the problem;
 // - attempts are unlimited (temporal-config/timeouts.ts) so crashes and shutdowns never use up a run;
 //   only the activity's own exceptions are counted (in the heartbeat details, which survive a crash),
-//   and the SANDBOX_OWN_FAILURE_LIMIT-th ends the run. A script that fails is a result, not one of these.
+//   and the SANDBOX_OWN_FAILURE_LIMIT-th ends the run. A script that fails is a result, not one of these;
+// - heartbeats also carry the script's latest physvec_runtime progress values and its checkpoint
+//   manifest (runners/sandbox/run-state): every heartbeat snapshots the checkpoint dir into the
+//   artifact store, and an attempt that finds a checkpoint in the previous attempt's details
+//   restores it into the new work dir before the script starts — on whichever worker takes it.
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { ArtifactStore, artifactStore } from '../../lib/artifacts/store.js';
 import { BadInputError } from '../../lib/errors.js';
 import type { SandboxRequestInput, SandboxResult } from '../../schemas/sandbox.js';
 import { parseSandboxRequest, runSandboxed, SandboxCancelledError, RunnerUnavailableError } from '../../runners/sandbox/index.js';
+import { previousRunState, RunStateWatcher } from '../../runners/sandbox/run-state/index.js';
 import { SANDBOX_OWN_FAILURE_LIMIT } from '../../temporal-config/timeouts.js';
 
 export interface SandboxActivityOptions {
@@ -47,13 +52,26 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
         throw err;
       }
       const ownFailures = ownFailuresSoFar(ctx.info.heartbeatDetails);
-      ctx.heartbeat({ phase: 'starting', label: req.label ?? null, ownFailures });
+      const runState = new RunStateWatcher(store, previousRunState(ctx.info.heartbeatDetails));
+      // Until this attempt's first snapshot, the previous checkpoint stays in the details: dying early loses nothing.
+      ctx.heartbeat({ phase: 'starting', label: req.label ?? null, ownFailures, ...runState.details() });
+      let running = true;
       try {
         return await runSandboxed(req, {
           store,
           signal: ctx.cancellationSignal,
           heartbeatMs: opts.heartbeatMs,
-          onHeartbeat: (info) => ctx.heartbeat({ ...info, ownFailures }),
+          beforeStart: async ({ privateDir }) => {
+            const restored = await runState.attach(privateDir, ctx.info.attempt);
+            if (restored > 0) ctx.log.info(`sandbox run ${req.label ?? ''}: restored ${restored} checkpoint file(s) from an earlier attempt`);
+          },
+          onHeartbeat: (info) => {
+            const label = req.label ?? null;
+            ctx.heartbeat({ ...info, label, ownFailures, ...runState.details() });
+            void runState.poll().then(() => {
+              if (running) ctx.heartbeat({ ...info, label, ownFailures, ...runState.details() });
+            });
+          },
         });
       } catch (err) {
         if (err instanceof SandboxCancelledError) throw cancellationFailure(err, ctx.cancellationSignal.reason);
@@ -61,9 +79,11 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
           throw ApplicationFailure.create({ type: 'RunnerUnavailableError', message: err.message, nonRetryable: true });
         }
         const failures = ownFailures + 1;
-        ctx.heartbeat({ phase: 'failed', label: req.label ?? null, ownFailures: failures });
+        ctx.heartbeat({ phase: 'failed', label: req.label ?? null, ownFailures: failures, ...runState.details() });
         const message = `sandbox run ${req.label ?? ''} failed (own failure ${failures} of at most ${SANDBOX_OWN_FAILURE_LIMIT}): ${(err as Error)?.message ?? String(err)}`;
         throw ApplicationFailure.create({ type: failures >= SANDBOX_OWN_FAILURE_LIMIT ? SANDBOX_OWN_FAILURE : 'SandboxError', message, nonRetryable: failures >= SANDBOX_OWN_FAILURE_LIMIT, cause: err instanceof Error ? err : undefined });
+      } finally {
+        running = false;
       }
     },
   };

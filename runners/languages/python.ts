@@ -4,6 +4,7 @@ import path from 'node:path';
 import { venvDir, venvPython } from '../../lib/paths.js';
 import { findExecutable } from './find-executable.js';
 import { probeVersion, type RunnerProfile } from './profile.js';
+import { PYTHON_RUNTIME_DIR } from '../sandbox/run-state/paths.js';
 
 export const pythonProfile: RunnerProfile = {
   language: 'python',
@@ -21,9 +22,11 @@ export const pythonProfile: RunnerProfile = {
         executable: exe,
         version,
         argv: (entry, args) => [exe, '-u', entry, ...args],
-        readPaths: [venvDir, basePrefix],
+        // The physvec_runtime package (progress, checkpoints) is importable, read-only.
+        readPaths: [venvDir, basePrefix, PYTHON_RUNTIME_DIR],
         pathDirs: [path.dirname(exe)],
         env: ({ privateDir }) => ({
+          PYTHONPATH: PYTHON_RUNTIME_DIR,
           PYTHONUNBUFFERED: '1',
           PYTHONDONTWRITEBYTECODE: '1',
           PYTHONNOUSERSITE: '1',

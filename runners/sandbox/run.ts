@@ -34,7 +34,9 @@ import { pathsHiddenFromScripts } from './hidden-paths.js';
 import { HeadTailCapture } from './output-capture.js';
 import { isolationModeFromEnv, planIsolation, protectionsInForce, withoutPrivilegeDrop, withoutRunCgroup, type IsolationMode, type IsolationPlan } from './plan.js';
 import { namespaceFlags, probeIsolation, type IsolationProbe } from './probe.js';
+import { PhaseClock, type Phases } from './phase-clock.js';
 import { killRun } from './process-tree.js';
+import { runStateEnv } from './run-state/paths.js';
 import { noUserNamespaceFilter } from './seccomp.js';
 import { allocateSandboxUid, type UidLease } from './uid.js';
 import { RunWatchdog } from './watchdog.js';
@@ -53,6 +55,10 @@ export interface RunSandboxOptions {
   heartbeatMs?: number;
   /** Past this many bytes on stdout+stderr together the run is killed (the captured part is kept). */
   killAfterOutputBytes?: number;
+  /** After the inputs are written, before the script starts (and before the dir goes to the run's uid): e.g. restore a checkpoint. */
+  beforeStart?: (dirs: { workDir: string; privateDir: string }) => Promise<void>;
+  /** Where the run's wall time went, phase by phase (called once, after clean-up). */
+  onPhases?: (phases: Phases) => void;
 }
 
 export class SandboxCancelledError extends Error {
@@ -150,7 +156,7 @@ function buildLaunch(
     privateDir,
     tmpDir: useBwrap ? '/tmp' : path.join(privateDir, 'tmp'),
     pathDirs: runner.pathDirs,
-    runnerEnv: runner.env({ workDir, privateDir }),
+    runnerEnv: { ...runner.env({ workDir, privateDir }), ...runStateEnv(privateDir) },
     requestEnv: req.env,
   });
   let argv = zygote ? holderArgv(runner.argv(req.entry, req.args)) : runner.argv(req.entry, req.args);
@@ -185,6 +191,7 @@ function buildLaunch(
 }
 
 export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxOptions = {}): Promise<SandboxResult> {
+  const clock = new PhaseClock();
   const req = parseSandboxRequest(input);
   const store = opts.store ?? artifactStore();
   opts.signal?.throwIfAborted();
@@ -198,14 +205,17 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
     retryLeftCgroups();
   }
   const runId = newRunId();
+  clock.mark('request, probe, sweeps');
   const { dir: workDir, privateDir } = await createWorkDir(runId);
   let lease: UidLease | null = null;
   let cgroup: RunCgroup | null = null;
   activeRuns.add(runId);
   try {
     await writeInputs(workDir, req.files, store);
+    await opts.beforeStart?.({ workDir, privateDir });
     const mplConfigDir = runner.env({ workDir, privateDir }).MPLCONFIGDIR;
     if (mplConfigDir) seedMatplotlibCache(mplConfigDir);
+    clock.mark('work dir, inputs, font list');
     if (plan.dropPrivileges) {
       lease = await allocateSandboxUid();
       await chownTree(workDir, lease.uid);
@@ -217,6 +227,7 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
       }
     }
     const uid = lease?.uid ?? null;
+    clock.mark('uid lease, chown');
     if (plan.cgroup) {
       try {
         cgroup = RunCgroup.create(plan.cgroup, runId, { memoryBytes: req.memoryMb * MiB, maxProcesses: req.maxProcesses });
@@ -224,6 +235,7 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
         plan = withoutRunCgroup(plan, (err as Error).message);
       }
     }
+    clock.mark('run cgroup');
     let coldReason = warmBlocker(req, plan, uid, cgroup);
     const zygote = coldReason ? null : zygoteFor(runner);
     if (zygote) {
@@ -236,12 +248,13 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
       }
     }
     let launch = buildLaunch(req, runner, plan, uid, workDir, privateDir, cgroup, coldReason ? null : zygote);
-    let outcome = await execute(launch, req, runId, workDir, opts);
+    clock.mark('launch plan');
+    let outcome = await execute(launch, req, runId, workDir, opts, clock);
     if (outcome.warmFailed !== null) {
       // Nothing of the script ran: the same run again, cold.
       coldReason = `the warm start failed (${outcome.warmFailed})`;
       launch = buildLaunch(req, runner, plan, uid, workDir, privateDir, cgroup, null);
-      outcome = await execute(launch, req, runId, workDir, opts);
+      outcome = await execute(launch, req, runId, workDir, opts, clock);
     }
 
     const [stdout, stderr] = await Promise.all([
@@ -249,9 +262,11 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
       storeStream(store, outcome.stderr, `${runId}.stderr.txt`),
     ]);
     const cancelled = outcome.killedReason === 'cancelled';
+    clock.mark('store stdout/stderr');
     const collected = cancelled
       ? { files: [], skipped: [] }
       : await collectProducedFiles(workDir, store, { inputs: new Set(req.files.map((f) => f.path)), globs: req.collectGlobs });
+    clock.mark('collect files');
     const signal = outcome.signal ?? (plan.bwrap ? signalFromBwrapExit(outcome.exitCode) : null);
     const result: SandboxResult = {
       runId,
@@ -284,6 +299,8 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
     return result;
   } finally {
     await cleanUp(runId, cgroup, lease, workDir);
+    clock.mark('clean-up');
+    opts.onPhases?.(clock.phases);
   }
 }
 
@@ -322,7 +339,7 @@ interface Outcome {
   warmFailed: string | null;
 }
 
-async function execute(launch: Launch, req: SandboxRequest, runId: string, workDir: string, opts: RunSandboxOptions): Promise<Outcome> {
+async function execute(launch: Launch, req: SandboxRequest, runId: string, workDir: string, opts: RunSandboxOptions, clock: PhaseClock): Promise<Outcome> {
   const stdout = new HeadTailCapture(req.maxOutputBytes);
   const stderr = new HeadTailCapture(req.maxOutputBytes);
   const killAfter = opts.killAfterOutputBytes ?? DEFAULT_KILL_AFTER_OUTPUT;
@@ -355,7 +372,7 @@ async function execute(launch: Launch, req: SandboxRequest, runId: string, workD
       warmFailed ??= why;
       if (child.pid !== undefined && !exited) killing ??= killRun(child.pid, launch.uid, launch.cgroup);
     };
-    startWarm(launch, launch.zygote, child, req, runId, workDir, stderr, abandon);
+    startWarm(launch, launch.zygote, child, req, runId, workDir, stderr, abandon, clock);
   }
   const watchdog = new RunWatchdog(
     { cgroup: launch.cgroup, du: launch.plan.du, workDir, diskBytes: req.diskMb * MiB },
@@ -391,13 +408,17 @@ async function execute(launch: Launch, req: SandboxRequest, runId: string, workD
       child.once('exit', (code, signal) => resolve({ code, signal }));
     });
     const durationMs = performance.now() - started;
+    clock.mark(launch.zygote ? 'script end → holder, bwrap exit' : 'cold chain + script');
     // Sweep stragglers (daemons, orphans) even after a normal exit; inside bwrap they are already gone with the PID namespace.
     if (child.pid !== undefined) await (killing ?? killRun(child.pid, launch.uid, launch.cgroup));
     exited = true;
+    clock.mark('straggler sweep');
     // A breach between the last tick and the exit still counts: the run went past its limit.
     await watchdog.stop();
     if (killedReason === null && watchdog.memoryBreached()) killedReason = 'memory';
+    clock.mark('last disk/memory check');
     await Promise.race([closed, new Promise((r) => setTimeout(r, PIPE_GRACE_MS))]);
+    clock.mark('pipes closed');
     child.stdout!.destroy();
     child.stderr!.destroy();
     return {
@@ -435,6 +456,7 @@ function startWarm(
   workDir: string,
   stderr: HeadTailCapture,
   abandon: (why: string) => void,
+  clock: PhaseClock,
 ): void {
   const ready = child.stdio[HOLDER_READY_FD] as Readable;
   const holderStdin = child.stdin!;
@@ -442,6 +464,7 @@ function startWarm(
   ready.on('error', () => undefined);
   ready.once('data', () => {
     ready.destroy();
+    clock.mark('cold chain to holder (cgroup join, prlimit, bwrap, setpriv, sh)');
     const holder = findHolder(launch.cgroup!, launch.uid!);
     if (holder === null) return abandon('the holder process was not found in the run cgroup');
     const { started, done } = zygote.run(runId, {
@@ -456,7 +479,9 @@ function startWarm(
       entry: req.entry,
       args: [...req.args],
     });
+    clock.mark('find holder, payload');
     void started.then((err) => {
+      clock.mark('zygote fork, setns, chroot, fork');
       if (err !== null) abandon(err);
     });
     void done.then((r) => {

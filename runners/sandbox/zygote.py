@@ -213,6 +213,10 @@ def reset_interpreter(req):
     entry = os.path.abspath(req['entry'])
     sys.argv = [req['entry'], *req['args']]
     sys.path[0] = os.path.dirname(entry)
+    # As a fresh interpreter reads it at start: the run's PYTHONPATH (e.g. physvec_runtime) right after the script's dir.
+    for i, p in enumerate(x for x in os.environ.get('PYTHONPATH', '').split(os.pathsep) if x):
+        if p not in sys.path:
+            sys.path.insert(1 + i, p)
     sys.dont_write_bytecode = True
     # python -u: unbuffered binary layer, write-through text layer.
     sys.stdin = io.TextIOWrapper(io.FileIO(0, 'r', closefd=False), encoding='utf-8')
