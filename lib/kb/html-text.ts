@@ -1,39 +1,34 @@
 // HTML manuals (ORCA's, saved documentation pages) to plain text that keeps the document's headings as
-// Markdown headings, so the same section splitter serves HTML, Markdown and text files.
+// Markdown headings, so the same section splitter serves HTML, Markdown and text files. html-to-text
+// parses the page (htmlparser2: unclosed tags, every named entity); only the heading format is ours.
+import { compile, type FormatCallback } from 'html-to-text';
 
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ndash: '–', mdash: '—', hellip: '…',
-  rsquo: '’', lsquo: '‘', rdquo: '”', ldquo: '“', times: '×', minus: '−', copy: '©', deg: '°',
+const markdownHeading: FormatCallback = (elem, walk, builder, formatOptions) => {
+  const level = Number((formatOptions as { level?: number }).level ?? 1);
+  builder.openBlock({ leadingLineBreaks: 2 });
+  builder.addInline(`${'#'.repeat(level)} `);
+  walk(elem.children, builder);
+  builder.closeBlock({ trailingLineBreaks: 2 });
 };
 
-export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, code: string) => {
-    if (code[0] === '#') {
-      const n = code[1] === 'x' || code[1] === 'X' ? parseInt(code.slice(2), 16) : parseInt(code.slice(1), 10);
-      return Number.isFinite(n) && n > 0 && n < 0x110000 ? String.fromCodePoint(n) : m;
-    }
-    return NAMED_ENTITIES[code.toLowerCase()] ?? m;
-  });
-}
+const headings = [1, 2, 3, 4, 5, 6].map((level) => ({ selector: `h${level}`, format: 'markdownHeading', options: { level } }));
+
+// Compiled once: the converter's selector tree is built per option set.
+const convert = compile({
+  wordwrap: false,
+  formatters: { markdownHeading },
+  selectors: [
+    ...headings,
+    // Links and images are noise in a search index: the link text stays, the address goes.
+    { selector: 'a', options: { ignoreHref: true } },
+    { selector: 'img', format: 'skip' },
+    { selector: 'ul', options: { itemPrefix: '- ' } },
+    // Tables as rows of cells (option name, type, meaning), header cells not shouted.
+    { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false, maxColumnWidth: 120 } },
+    ...['head', 'script', 'style', 'noscript', 'svg', 'template'].map((selector) => ({ selector, format: 'skip' })),
+  ],
+});
 
 export function htmlToText(html: string): string {
-  let s = html
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/<(script|style|noscript|svg|head|template)\b[\s\S]*?<\/\1\s*>/gi, '')
-    .replace(/<h([1-6])\b[^>]*>([\s\S]*?)<\/h\1\s*>/gi, (_m, level: string, inner: string) => {
-      const title = inner.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim();
-      return title ? `\n\n${'#'.repeat(Number(level))} ${title}\n\n` : '\n\n';
-    })
-    .replace(/<li\b[^>]*>/gi, '\n- ')
-    .replace(/<(br|hr)\b[^>]*\/?>/gi, '\n')
-    .replace(/<\/(p|div|pre|table|tr|ul|ol|dl|dd|dt|section|article|blockquote|figure)\s*>/gi, '\n\n')
-    .replace(/<\/(td|th)\s*>/gi, ' ')
-    .replace(/<[^>]+>/g, '');
-  s = decodeEntities(s);
-  return s
-    .split('\n')
-    .map((l) => l.replace(/[ \t\u00a0]+/g, ' ').trimEnd())
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  return convert(html).replace(/\u00a0/g, ' ').replace(/\n{3,}/g, '\n\n').trim();
 }

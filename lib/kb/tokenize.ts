@@ -2,7 +2,8 @@
 // (`chi_max`, `TwoSiteDMRGEngine`, `qiskit.quantum_info.SparsePauliOp`), while questions use words
 // ("chi max", "two site DMRG", "sparse Pauli operator"); emitting an identifier both whole and in its
 // pieces lets either spelling meet the other.
-import { porterStem } from './porter.js';
+// The Porter (1980) stemmer, with its two usual refinements (bli→ble, logi→log).
+import { stemmer } from 'stemmer';
 
 const STOPWORDS = new Set(
   (
@@ -69,7 +70,7 @@ export function tokenize(text: string): string[] {
 
 /** English words are stemmed; identifiers (`chi_max`, `mp2`) stay exact. */
 export function stem(term: string): string {
-  return /^[a-z]+$/.test(term) ? porterStem(term) : term;
+  return /^[a-z]+$/.test(term) ? stemmer(term) : term;
 }
 
 /** MiniSearch's processTerm: lowercase, drop stopwords and one-letter noise, stem. */

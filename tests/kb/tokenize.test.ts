@@ -2,9 +2,8 @@
 // what a question says beyond its words (toolchain names, phrase acronyms).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { porterStem } from '../../lib/kb/porter.js';
 import { analyseQuery, phraseAcronyms } from '../../lib/kb/query.js';
-import { processTerm, tokenize } from '../../lib/kb/tokenize.js';
+import { processTerm, stem, tokenize } from '../../lib/kb/tokenize.js';
 
 const terms = (text: string) => tokenize(text).map(processTerm).filter(Boolean);
 
@@ -28,7 +27,9 @@ test('processTerm lowercases, drops stopwords and one-letter noise, stems words 
   assert.deepEqual(terms('estimate expectation values'), terms('Estimator expectation_value').filter((t) => t !== 'expectation_value'));
 });
 
-test('Porter stemmer reproduces the examples of the 1980 paper', () => {
+// Porter's own examples pin the algorithm: a Porter2/Snowball or Lancaster stemmer gives other stems
+// (e.g. Porter2 leaves `generalization` as `general`, not `gener`) and would shift every ranking.
+test('the stemmer reproduces the examples of the 1980 paper (Porter, not Porter2)', () => {
   const examples: Record<string, string> = {
     caresses: 'caress', ponies: 'poni', ties: 'ti', caress: 'caress', cats: 'cat', feed: 'feed', agreed: 'agre',
     plastered: 'plaster', motoring: 'motor', sing: 'sing', conflated: 'conflat', troubled: 'troubl', sized: 'size',
@@ -36,8 +37,9 @@ test('Porter stemmer reproduces the examples of the 1980 paper', () => {
     happy: 'happi', relational: 'relat', conditional: 'condit', rational: 'ration', digitizer: 'digit',
     operator: 'oper', triplicate: 'triplic', formative: 'form', hopeful: 'hope', goodness: 'good', revival: 'reviv',
     allowance: 'allow', adjustment: 'adjust', adoption: 'adopt', controll: 'control', roll: 'roll',
+    generalization: 'gener',
   };
-  for (const [word, stem] of Object.entries(examples)) assert.equal(porterStem(word), stem, word);
+  for (const [word, expected] of Object.entries(examples)) assert.equal(stem(word), expected, word);
 });
 
 test('phrases spell acronyms; toolchain names become a preference, not words', () => {
