@@ -2,6 +2,9 @@
 // purpose: scripts, harnesses, logs and reports are artifact references.
 import { z } from 'zod';
 import { ArtifactRef } from './artifact.js';
+import { JobPurpose } from './job-purpose.js';
+import { PausableStage } from './agent-roles.js';
+import { ScriptLanguage } from './script-structure.js';
 
 export const PipelineLimits = z.object({
   authorStructureRetries: z.number().int().min(0).max(10).default(3),
@@ -27,7 +30,7 @@ export const ReproductionInput = z.object({
   budget: z.object({ maxTokens: z.number().positive().optional(), maxUsd: z.number().positive().optional() }).default({}),
   limits: PipelineLimits.partial().default({}),
   /** Stop after these stages and wait for a `resume` signal (human in the loop). */
-  pauseAfter: z.array(z.string()).default([]),
+  pauseAfter: z.array(PausableStage).default([]),
 });
 export type ReproductionInput = z.input<typeof ReproductionInput>;
 
@@ -44,7 +47,7 @@ export const TaskContext = z.object({
   topic: z.string(),
   figure: z.string(),
   profile: z.string(),
-  language: z.enum(['python', 'julia']),
+  language: ScriptLanguage,
   request: z.string(),
   substitution: z.object({ substituted: z.boolean(), note: z.string().optional(), original: z.string().optional(), adaptedLeaves: z.array(z.object({ index: z.number(), from: z.string(), to: z.string() })).default([]) }),
   sourceRef: ArtifactRef.optional(),
@@ -72,7 +75,7 @@ export type TaskContext = z.infer<typeof TaskContext>;
 
 export const ScriptSummary = z.object({
   scriptRef: ArtifactRef,
-  language: z.enum(['python', 'julia']),
+  language: ScriptLanguage,
   elementFunctions: z.array(z.object({ name: z.string(), category: z.string() })),
   runFunctions: z.array(z.object({ name: z.string(), calls: z.array(z.string()) })),
   problems: z.array(z.string()),
@@ -80,8 +83,9 @@ export const ScriptSummary = z.object({
 export type ScriptSummary = z.infer<typeof ScriptSummary>;
 
 export const ScriptJob = z.object({
-  /** What this run is for, e.g. `unit:hamiltonian_x`, `level:run_y:2`, `full`, `limiting:0`. */
+  /** `jobId(purpose)`: the sandbox label and the run digest's id. */
   id: z.string(),
+  purpose: JobPurpose,
   file: z.string(),
   ref: ArtifactRef,
   env: z.record(z.string(), z.string()).optional(),
@@ -90,6 +94,8 @@ export type ScriptJob = z.infer<typeof ScriptJob>;
 
 export const RunDigest = z.object({
   id: z.string(),
+  /** The job's purpose (absent in digests recorded before jobs carried one, and in hand-made digests). */
+  purpose: JobPurpose.optional(),
   exitCode: z.number().nullable(),
   timedOut: z.boolean(),
   durationMs: z.number(),
@@ -187,3 +193,13 @@ export const RepairOutcome = z.object({
   unsuspectedChanges: z.array(z.string()).optional(),
 });
 export type RepairOutcome = z.infer<typeof RepairOutcome>;
+
+/** A repair as the run records it and the report shows it: which stage and iteration asked, what changed. */
+export const RepairRecord = z.object({
+  stage: z.string(),
+  iteration: z.number().int(),
+  outcome: RepairOutcome,
+  /** The repairer's suggestion list, one item per problem it found. */
+  suggestions: z.array(z.string()),
+});
+export type RepairRecord = z.infer<typeof RepairRecord>;

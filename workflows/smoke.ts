@@ -5,7 +5,7 @@ import type { SandboxActivities } from '../activities/sandbox/run-script.js';
 import type { SandboxRequestInput, SandboxResult } from '../schemas/sandbox.js';
 import { TASK_QUEUES } from '../temporal-config/queues.js';
 import { SANDBOX_ACTIVITY } from '../temporal-config/timeouts.js';
-import { markStage, markStatus } from './lib/stage.js';
+import { markStage, markStatus } from './shared/stage.js';
 
 export interface SmokeInput {
   taskId: string;

@@ -11,6 +11,7 @@ import { agentOutputSchemas } from '../../schemas/agent-outputs.js';
 import { parseTruth, compareNumeric, checkProperty } from '../../lib/tasks/truth.js';
 import { readAnswer, type AnswerRef } from './answers.js';
 import { extensionOf, loadStructure } from './script-summary.js';
+import { jobId, type JobPurpose } from '../../schemas/job-purpose.js';
 
 /** One replacement `main` per case, as the assertion writer answers or as a reference folder holds them. */
 export type VariantMain = { case: string; main: string };
@@ -39,7 +40,8 @@ export async function buildVariantJobs(
         continue;
       }
       const file = `variant_${v.case.replace(/[^a-z0-9]+/gi, '_')}.${extensionOf(input.summary.language)}`;
-      jobs.push({ id: v.case, file, ref: await store.put(text, { name: file }) });
+      const purpose: JobPurpose = { kind: 'assertion', case: v.case };
+      jobs.push({ id: jobId(purpose), purpose, file, ref: await store.put(text, { name: file }) });
     } catch (err) {
       problems.push({ case: v.case, problem: `could not build the variant: ${(err as Error).message}` });
     }

@@ -11,6 +11,7 @@ import { DEFAULT_CONVERGENCE_TOLERANCE } from '../../lib/tasks/convergence-defau
 import { readAnswer, type AnswerRef } from './answers.js';
 import { observedNumbers } from './assertions.js';
 import { extensionOf, loadStructure } from './script-summary.js';
+import { jobId, type JobPurpose } from '../../schemas/job-purpose.js';
 
 /** A convergence variant: the replacement main and the schedule of knob values it is escalated along. */
 export type ConvergenceVariant = z.infer<(typeof agentOutputSchemas)['convergence-variant']>;
@@ -37,7 +38,8 @@ export async function buildConvergenceJob(
     const changed = verifyElementFunctionsUnchanged(structure, parseScript(text, input.summary.language));
     if (changed.length) return { values, problem: `the convergence variant changed element functions (${changed.map((c) => c.name).join(', ')})` };
     const file = `convergence_${input.caseId.replace(/[^a-z0-9]+/gi, '_')}.${extensionOf(input.summary.language)}`;
-    return { job: { id: input.caseId, file, ref: await store.put(text, { name: file }) }, values, ...(v.monitor ? { monitor: v.monitor } : {}) };
+    const purpose: JobPurpose = { kind: 'convergence', case: input.caseId };
+    return { job: { id: jobId(purpose), purpose, file, ref: await store.put(text, { name: file }) }, values, ...(v.monitor ? { monitor: v.monitor } : {}) };
   } catch (err) {
     return { values, problem: `could not build the convergence variant: ${(err as Error).message}` };
   }

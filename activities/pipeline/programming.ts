@@ -13,6 +13,8 @@ import { readAnswer, type AnswerRef } from './answers.js';
 import { extensionOf, loadStructure } from './script-summary.js';
 import { selectBackground } from '../../lib/verifier-library/select.js';
 import { BadInputError } from '../../lib/errors.js';
+import { jobId, type JobPurpose } from '../../schemas/job-purpose.js';
+import { levelCompleted } from '../../schemas/script-markers.js';
 
 /**
  * Background functions of the verifier library offered to every unit harness: all categories, the
@@ -32,6 +34,8 @@ export function backgroundFor(profile: string): { functions: { category: string;
 
 type Structure = Awaited<ReturnType<typeof loadStructure>>['structure'];
 type UnitEntry = { function: string; main: string };
+/** A level run with its purpose read back (which run_ function, which level of how many, what it introduces). */
+type LevelRun = { run: RunDigest; level: number; total: number; introduces: string[] };
 
 /** The entry points of several answers (the first writing and its refines): a later one replaces an earlier one for the same function. */
 async function latestEntries(store: ArtifactStore, answers: AnswerRef[]): Promise<Map<string, UnitEntry>> {
@@ -80,7 +84,8 @@ export async function buildUnitJobs(
     if (!entry) continue; // reported as undetermined by judgeProgramming
     const built = unitHarnessFor(structure, fn.name, entry, input.profile, input.summary.language);
     if (!built.harness) continue; // likewise: judgeProgramming names the problem
-    jobs.push({ id: `unit:${fn.name}`, file: built.harness.fileName, ref: await store.put(built.harness.source, { name: built.harness.fileName }) });
+    const purpose: JobPurpose = { kind: 'unit', function: fn.name };
+    jobs.push({ id: jobId(purpose), purpose, file: built.harness.fileName, ref: await store.put(built.harness.source, { name: built.harness.fileName }) });
   }
   return jobs;
 }
@@ -91,14 +96,16 @@ export async function buildLevelJobs(store: ArtifactStore, input: { summary: Scr
   for (const run of structure.runFunctions) {
     if (integrationUntestable(structure, run.name)) continue;
     for (const level of buildIntegrationLevels(structure, run.name)) {
-      jobs.push({ id: `level:${run.name}:${level.level}:${level.totalLevels}:${level.introduces.join('+')}`, file: level.fileName, ref: await store.put(level.source, { name: level.fileName }) });
+      const purpose: JobPurpose = { kind: 'level', runFunction: run.name, level: level.level, totalLevels: level.totalLevels, introduces: level.introduces };
+      jobs.push({ id: jobId(purpose), purpose, file: level.fileName, ref: await store.put(level.source, { name: level.fileName }) });
     }
   }
   return jobs;
 }
 
 export async function fullScriptJob(_store: ArtifactStore, input: { summary: ScriptSummary }): Promise<ScriptJob> {
-  return { id: 'full', file: `main.${extensionOf(input.summary.language)}`, ref: input.summary.scriptRef };
+  const purpose: JobPurpose = { kind: 'full' };
+  return { id: jobId(purpose), purpose, file: `main.${extensionOf(input.summary.language)}`, ref: input.summary.scriptRef };
 }
 
 /**
@@ -154,7 +161,7 @@ export async function judgeProgramming(
     const refines = input.refined?.[fn.name] ?? 0;
     const base = { target_file_name: file, function: fn.name, ...(refines ? { refines } : {}) };
     const entry = entries.get(fn.name);
-    const run = input.unitRuns.find((r) => r.id === `unit:${fn.name}`);
+    const run = input.unitRuns.find((r) => r.purpose?.kind === 'unit' && r.purpose.function === fn.name);
     if (!entry) return { ...base, judge: 'undetermined' as const, errors: 'no entry point was written for this function' };
     const built = unitHarnessFor(structure, fn.name, entry, input.profile ?? '', input.summary.language);
     if (!built.harness) return { ...base, judge: 'undetermined' as const, errors: built.problem!, entry: entry.main };
@@ -163,10 +170,11 @@ export async function judgeProgramming(
     return { ...base, judge: v.judge, errors: v.errors, ...(v.blame ? { blame: v.blame } : {}), ...(v.judge === 'undetermined' ? { entry: entry.main } : {}) };
   });
 
-  const byRun = new Map<string, RunDigest[]>();
-  for (const r of input.levelRuns) {
-    const runName = r.id.split(':')[1]!;
-    byRun.set(runName, [...(byRun.get(runName) ?? []), r]);
+  const byRun = new Map<string, LevelRun[]>();
+  for (const run of input.levelRuns) {
+    if (run.purpose?.kind !== 'level') continue;
+    const { runFunction, level, totalLevels: total, introduces } = run.purpose;
+    byRun.set(runFunction, [...(byRun.get(runFunction) ?? []), { run, level, total, introduces }]);
   }
   const untested = structure.runFunctions.flatMap((rf) => {
     const reason = integrationUntestable(structure, rf.name);
@@ -174,16 +182,13 @@ export async function judgeProgramming(
   });
   const untestedNames = new Set(untested.map((u) => u.run_function));
   const run_functions = structure.runFunctions.filter((rf) => !untestedNames.has(rf.name)).map((rf) => {
-    const levels = (byRun.get(rf.name) ?? []).map((r) => {
-      const [, , level, total, introduces] = r.id.split(':');
-      return { run: r, level: Number(level), total: Number(total), introduces: (introduces ?? '').split('+').filter(Boolean) };
-    }).sort((a, b) => a.level - b.level);
+    const levels = [...(byRun.get(rf.name) ?? [])].sort((a, b) => a.level - b.level);
     const total = levels[0]?.total ?? 0;
     let highest = 0;
     const successful: string[] = [];
     let failed: (typeof levels)[number] | undefined;
     for (const l of levels) {
-      const ok = l.run.exitCode === 0 && /PHYSVEC_LEVEL_OK/.test(l.run.stdoutTail);
+      const ok = l.run.exitCode === 0 && levelCompleted(l.run.stdoutTail);
       if (!ok) {
         failed = l;
         break;

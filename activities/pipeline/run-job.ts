@@ -1,25 +1,18 @@
-// Run one pipeline script in the sandbox and digest what it printed (PHYSVEC_RESULT lines).
+// Run one pipeline script in the sandbox and digest what it printed (its result lines), keeping the job's purpose.
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { RunDigest, ScriptJob } from '../../schemas/pipeline.js';
 import type { SandboxResult } from '../../schemas/sandbox.js';
+import type { JobPurpose } from '../../schemas/job-purpose.js';
+import type { ScriptLanguage } from '../../schemas/script-structure.js';
+import { resultLines } from '../../schemas/script-markers.js';
 
-export function resultLines(stdout: string): unknown[] {
-  const out: unknown[] = [];
-  for (const line of stdout.split('\n')) {
-    const m = /^PHYSVEC_RESULT\s+(.*)$/.exec(line.trim());
-    if (!m) continue;
-    try {
-      out.push(JSON.parse(m[1]!));
-    } catch {
-      out.push(m[1]);
-    }
-  }
-  return out;
-}
+/** Kept for callers of the digest: the result lines come from schemas/script-markers.ts. */
+export { resultLines };
 
-export function digestRun(id: string, r: SandboxResult): RunDigest {
+export function digestRun(id: string, r: SandboxResult, purpose?: JobPurpose): RunDigest {
   return {
     id,
+    ...(purpose ? { purpose } : {}),
     exitCode: r.exitCode,
     timedOut: r.timedOut,
     durationMs: r.durationMs,
@@ -36,7 +29,7 @@ export type RunSandbox = (req: unknown) => Promise<SandboxResult>;
 export async function runJob(
   _store: ArtifactStore,
   runSandbox: RunSandbox,
-  input: { job: ScriptJob; language: 'python' | 'julia'; timeoutMs: number },
+  input: { job: ScriptJob; language: ScriptLanguage; timeoutMs: number },
 ): Promise<RunDigest> {
   const r = await runSandbox({
     language: input.language,
@@ -46,5 +39,5 @@ export async function runJob(
     env: input.job.env ?? {},
     label: input.job.id,
   });
-  return digestRun(input.job.id, r);
+  return digestRun(input.job.id, r, input.job.purpose);
 }

@@ -15,6 +15,7 @@ import { followReproduction, printResult } from '../runs/follow-reproduction.js'
 import { sayWhenNobodyPolls, withWorkersIfNeeded } from '../runs/workers-on-demand.js';
 import { line, printJson, EXIT } from '../output.js';
 import { badFlags } from '../flags.js';
+import { PausableStage } from '../../schemas/agent-roles.js';
 
 const Flags = z.object({
   dataset: z.string().optional(),
@@ -23,7 +24,7 @@ const Flags = z.object({
   toolchain: z.string().optional(),
   budgetUsd: z.coerce.number().positive().optional(),
   budgetTokens: z.coerce.number().int().positive().optional(),
-  pauseAfter: z.array(z.enum(['author', 'programming', 'scientific', 'convergence'])).default([]),
+  pauseAfter: z.array(PausableStage).default([]),
   workers: z.enum(['auto', 'in-process', 'external']).default('auto'),
   wait: z.boolean().default(true),
   json: z.boolean().optional(),

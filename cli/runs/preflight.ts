@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import type { PhysvecConfig } from '../../schemas/config.js';
 import type { Topic } from '../../schemas/task.js';
 import { BadInputError } from '../../lib/errors.js';
+import { AgentRole, PipelineRole } from '../../schemas/agent-roles.js';
 import { configPath, parseRoleModelFlag } from '../../lib/config.js';
 import { isScriptedModel, parseModelId } from '../../lib/llm/model-id.js';
 import { CassetteError, findEntry, loadCassette, resolveCassettePath } from '../../activities/llm/cassette.js';
@@ -13,9 +14,9 @@ import { planSubstitution } from '../../lib/toolchains/substitution.js';
 import { loadToolchainConfig, profilesForTopic } from '../../lib/toolchains/config.js';
 import { detectToolchains } from '../../activities/toolchains/detect.js';
 
-/** Every agent role a workflow asks a model (the PhysVEC pipeline's, then the ReAct baselines'). */
-export const PIPELINE_ROLES = ['author', 'coder', 'unit-test-writer', 'repairer', 'rubric-grader', 'rubric-consistency', 'assertion-writer', 'assertion-judge', 'convergence-writer'] as const;
-export const KNOWN_ROLES: readonly string[] = [...PIPELINE_ROLES, 'react-repairer'];
+/** Every agent role a workflow asks a model (the PhysVEC pipeline's, then the ReAct baselines'): schemas/agent-roles.ts. */
+export const PIPELINE_ROLES = PipelineRole.options;
+export const KNOWN_ROLES: readonly string[] = AgentRole.options;
 
 /** The calls a framework makes whatever the script does: a cassette without them cannot get a run started. */
 export const FIRST_CALLS: Record<string, ReadonlyArray<{ role: string; stage: string; iteration: number }>> = {

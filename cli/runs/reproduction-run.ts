@@ -21,7 +21,7 @@ export { PIPELINE_ROLES } from './preflight.js';
 export interface ReproduceOptions extends CliOverrides {
   dataset?: string;
   toolchain?: string;
-  pauseAfter?: string[];
+  pauseAfter?: ReproductionInput['pauseAfter'];
   limits?: ReproductionInput['limits'];
   workflowId?: string;
 }

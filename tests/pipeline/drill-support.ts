@@ -30,7 +30,7 @@ export function sleepyDimerModel(seconds: number): string {
 }
 
 /** Start a reproduction directly (no CLI pre-checks: the tests want the workflow's own endings). */
-export async function startRepro(client: Client, opts: { model: string; taskFile?: string; limits?: ReproductionInput['limits']; budget?: ReproductionInput['budget']; pauseAfter?: string[]; id?: string }): Promise<WorkflowHandle> {
+export async function startRepro(client: Client, opts: { model: string; taskFile?: string; limits?: ReproductionInput['limits']; budget?: ReproductionInput['budget']; pauseAfter?: ReproductionInput['pauseAfter']; id?: string }): Promise<WorkflowHandle> {
   const input: ReproductionInput = {
     taskFile: opts.taskFile ?? DIMER_TASK,
     models: { defaultModel: opts.model, roles: {} },

@@ -15,7 +15,7 @@ import { ensureServer, testClient, workflowBundle } from '../helpers/temporal.js
 import { chromiumAvailable, launchChromium } from '../helpers/browser.js';
 import { createWorkers } from '../../workers/create-workers.js';
 import { temporalBin, repoRoot } from '../../lib/paths.js';
-import { RUN_ERROR } from '../../workflows/lib/ending.js';
+import { RUN_ERROR } from '../../workflows/shared/ending.js';
 import type { ReproductionResult } from '../../workflows/reproduction/index.js';
 import { DIMER_MODEL, startRepro, waitFor } from './drill-support.js';
 

@@ -15,7 +15,7 @@ import { applyRepair } from '../../activities/pipeline/repair.js';
 import { summarizeScript } from '../../activities/pipeline/script-summary.js';
 import { digestRun } from '../../activities/pipeline/run-job.js';
 import { localiseCases, rankSuspects } from '../../lib/verification/suspects.js';
-import * as P from '../../workflows/reproduction/prompts.js';
+import * as P from '../../workflows/verifiers/scientific-prompts.js';
 import { repoRoot, venvPython } from '../../lib/paths.js';
 import type { RunDigest } from '../../schemas/pipeline.js';
 

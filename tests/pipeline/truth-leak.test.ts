@@ -9,13 +9,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { ArtifactStore } from '../../lib/artifacts/store.js';
 import { createPipelineActivities } from '../../activities/pipeline/index.js';
-import * as P from '../../workflows/reproduction/prompts.js';
+import * as AuthorPrompts from '../../workflows/agents/author-prompts.js';
+import * as ProgrammingPrompts from '../../workflows/verifiers/programming-prompts.js';
+import * as ScientificPrompts from '../../workflows/verifiers/scientific-prompts.js';
+import * as ConvergencePrompts from '../../workflows/verifiers/convergence-prompts.js';
 import { findTruthLeaks } from '../../lib/tasks/truth-leak.js';
 import { assertNoTruthLeak } from '../../activities/pipeline/truth-leak-check.js';
 import { repoRoot } from '../../lib/paths.js';
 import type { LlmMessage } from '../../schemas/llm.js';
 import type { ToolchainStatus } from '../../schemas/toolchain.js';
 import type { AssertionVerdict, ProgrammingReport, TaskContext } from '../../schemas/pipeline.js';
+
+/** Every prompt module of the agents (each lives beside its stage). */
+const P = { ...AuthorPrompts, ...ProgrammingPrompts, ...ScientificPrompts, ...ConvergencePrompts };
 
 const PROFILES = ['tenpy', 'netket', 'pyscf', 'qiskit', 'itensors'];
 const store = new ArtifactStore(mkdtempSync(path.join(os.tmpdir(), 'physvec-leak-')));

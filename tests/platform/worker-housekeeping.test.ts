@@ -9,7 +9,8 @@ import path from 'node:path';
 import { WorkerLogger } from '../../workers/logger.js';
 import { RerunJournal } from '../../workers/rerun-journal.js';
 import { drillDelays } from '../../workers/drill-delay.js';
-import { jobSummary } from '../../workflows/reproduction/activities.js';
+import { jobSummary } from '../../workflows/shared/activities.js';
+import { jobId, type JobPurpose } from '../../schemas/job-purpose.js';
 import { LIGHT_ACTIVITY, LLM_ACTIVITY, SANDBOX_ACTIVITY } from '../../temporal-config/timeouts.js';
 import { SEARCH_ATTRIBUTE_FLAGS, RETIRED_SEARCH_ATTRIBUTES } from '../../temporal-config/search-attributes.js';
 
@@ -68,11 +69,15 @@ test('every activity kind heartbeats with a timeout that bounds the recovery; sa
 
 test('sandbox jobs are summarised by what they test; Verdict replaces the retired Status attribute', () => {
   const ref = { sha256: 'a'.repeat(64), bytes: 1 };
-  assert.equal(jobSummary({ id: 'unit:observable_spin_densities', file: 'u.py', ref }), 'unit test observable_spin_densities');
-  assert.equal(jobSummary({ id: 'level:run_energy:2:4:a+b', file: 'l.py', ref }), 'integration run_energy level 2/4');
-  assert.equal(jobSummary({ id: 'full', file: 'main.py', ref }), 'full script run');
-  assert.equal(jobSummary({ id: 'limiting:2', file: 'v.py', ref }), 'assertion limiting:2');
-  assert.equal(jobSummary({ id: 'convergence:0:16', file: 'c.py', ref, env: { PHYSVEC_PARAM: '16' } }), 'convergence convergence:0 at 16');
+  const job = (purpose: JobPurpose, file: string) => ({ id: jobId(purpose), purpose, file, ref });
+  assert.equal(jobSummary(job({ kind: 'unit', function: 'observable_spin_densities' }, 'u.py')), 'unit test observable_spin_densities');
+  assert.equal(jobSummary(job({ kind: 'level', runFunction: 'run_energy', level: 2, totalLevels: 4, introduces: ['a', 'b'] }, 'l.py')), 'integration run_energy level 2/4');
+  assert.equal(jobSummary(job({ kind: 'full' }, 'main.py')), 'full script run');
+  assert.equal(jobSummary(job({ kind: 'assertion', case: 'limiting:2' }, 'v.py')), 'assertion limiting:2');
+  assert.equal(jobSummary(job({ kind: 'convergence', case: 'convergence:0', value: 16 }, 'c.py')), 'convergence convergence:0 at 16');
+  assert.equal(jobId({ kind: 'level', runFunction: 'run_energy', level: 2, totalLevels: 4, introduces: ['a', 'b'] }), 'level:run_energy:2:4:a+b');
+  // A job recorded before jobs carried a purpose (old histories replay through this) is named by its id.
+  assert.equal(jobSummary({ id: 'full', file: 'main.py', ref } as never), 'full');
   assert.ok(SEARCH_ATTRIBUTE_FLAGS.includes('Verdict=Keyword'));
   assert.ok(!SEARCH_ATTRIBUTE_FLAGS.some((f) => f.startsWith('Status=')));
   assert.deepEqual(RETIRED_SEARCH_ATTRIBUTES, ['Status']);

@@ -2,13 +2,14 @@
 // queries through `retrieve`, script), without any verification-and-correction iteration. Its one
 // scoring pass gives the "before" markers of Fig. 5b/c.
 import type { BaselineInput } from '../../schemas/campaign.js';
-import { physvecAuthor } from '../lib/author.js';
+import { physvecAuthor } from '../agents/author.js';
 import { runBaseline, type BaselineResult } from './run.js';
 
 export async function oneShotBaseline(input: BaselineInput): Promise<BaselineResult> {
   return runBaseline('1-shot', input, async ({ agents, ctx, limits, enter }, state) => {
     enter('author');
-    state.current = await physvecAuthor(agents, ctx, limits.authorStructureRetries);
-    state.authorScriptRef = state.current.scriptRef;
+    const script = await physvecAuthor(agents, ctx, limits.authorStructureRetries);
+    state.current = script;
+    state.authorScriptRef = script.scriptRef;
   });
 }

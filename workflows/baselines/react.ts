@@ -2,12 +2,11 @@
 // (8) times, run the whole script in the sandbox — if it runs, done; otherwise feed back ONLY the first
 // runtime error and let the model repair it. ReAct-RAG offers the `retrieve` tool in every repair
 // (its tool calls are the T_c of Fig. 6b). Scoring afterwards is the same for every baseline (run.ts).
-import { ActivityFailure } from '@temporalio/workflow';
 import type { BaselineInput } from '../../schemas/campaign.js';
 import type { ToolSpec } from '../../schemas/llm.js';
-import { answerOf } from '../lib/answer.js';
-import { writeStructuredScript } from '../lib/author.js';
-import { light } from '../reproduction/activities.js';
+import { writeStructuredScript } from '../agents/author.js';
+import { repair } from '../agents/repairer.js';
+import { light } from '../shared/activities.js';
 import { baselineScriptPrompt, firstRuntimeError, reactRepairPrompt } from './prompts.js';
 import { runBaseline, type BaselineResult } from './run.js';
 
@@ -36,19 +35,14 @@ export async function reactBaseline(input: BaselineInput): Promise<BaselineResul
       }
       // The last iteration's run failed: a repair now would never be run, so there is none.
       if (it === limits.programmingIterations) return;
-      const fix = await agents.ask('react-repairer', stage, it, reactRepairPrompt(current.scriptRef, error!, rag), { outputSchema: 'repair', tools });
-      let outcome;
-      try {
-        outcome = await light.applyRepair({ summary: current, answer: answerOf(fix) });
-      } catch (err) {
-        // A repair that cannot be applied (e.g. it rewrites a function into something else) wastes
-        // the iteration, as a broken edit would in any agent loop; the script stays as it was.
-        if (!(err instanceof ActivityFailure)) throw err;
-        state.attempts[state.attempts.length - 1]!.repairError = (err.cause?.message ?? err.message).slice(0, 500);
+      const prompt = reactRepairPrompt(current.scriptRef, error!, rag);
+      const step = await repair(agents, { role: 'react-repairer', stage, iteration: it, script: current, prompt, tools }, { keepScriptWhenUnappliable: true });
+      if ('unapplied' in step) {
+        state.attempts[state.attempts.length - 1]!.repairError = step.unapplied;
         continue;
       }
-      state.repairs.push({ stage, iteration: it, outcome, suggestions: (fix.parsed as { suggestions?: string[] } | undefined)?.suggestions ?? [] });
-      current = outcome.summary;
+      state.repairs.push(step.applied);
+      current = step.applied.outcome.summary;
       state.current = current;
       state.lastRun = undefined;
     }

@@ -11,7 +11,7 @@ import { SA } from '../../temporal-config/search-attributes.js';
 import { describeZodError } from '../../lib/errors.js';
 import { planning, reporting, results } from './activities.js';
 import { childCall, failureMetrics, passed } from './children.js';
-import { describeFailure, runMetricsOfFailure } from '../lib/ending.js';
+import { describeFailure, runMetricsOfFailure } from '../shared/ending.js';
 import { groupOf } from './keys.js';
 import { campaignProgressQuery, type CampaignCounts, type CampaignResult, type CarriedState } from './progress.js';
 

@@ -1,10 +1,10 @@
 // Activity proxies of the reference-validation workflow: the pipeline's light steps plus the
-// validation's own (orchestration queue); sandbox runs are the reproduction's `sim` proxy.
+// validation's own (orchestration queue); sandbox runs are the shared `sim` proxy.
 import { proxyActivities } from '@temporalio/workflow';
 import type { PipelineActivities } from '../../activities/pipeline/index.js';
 import type { ValidationActivities } from '../../activities/validation/index.js';
 import { LIGHT_ACTIVITY } from '../../temporal-config/timeouts.js';
 import { TASK_QUEUES } from '../../temporal-config/queues.js';
 
-export { sim } from '../reproduction/activities.js';
+export { sim } from '../shared/activities.js';
 export const light = proxyActivities<PipelineActivities & ValidationActivities>({ ...LIGHT_ACTIVITY, taskQueue: TASK_QUEUES.orchestration });

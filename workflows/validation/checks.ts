@@ -3,6 +3,8 @@
 // other until the criterion holds or the schedule ends) and the own-setting check.
 import type { AssertionVerdict, RunDigest, ScriptJob, ScriptSummary } from '../../schemas/pipeline.js';
 import type { ValidationConvergenceCase, ValidationMaterial } from '../../schemas/validation.js';
+import { jobId, type JobPurpose } from '../../schemas/job-purpose.js';
+import { PARAM_ENV } from '../../schemas/script-markers.js';
 import { light, sim } from './activities.js';
 
 export type RunOne = (job: ScriptJob) => Promise<RunDigest>;
@@ -44,7 +46,8 @@ export async function escalate(run: RunOne, summary: ScriptSummary, c: Validatio
   let previous: unknown;
   const trail: string[] = [];
   for (const value of plan.values) {
-    const r = await run({ ...plan.job, id: `${c.id}:${value}`, env: { PHYSVEC_PARAM: String(value) } });
+    const purpose: JobPurpose = { kind: 'convergence', case: c.id, value };
+    const r = await run({ ...plan.job, purpose, id: jobId(purpose), env: { [PARAM_ENV]: String(value) } });
     if (r.exitCode !== 0) return { converged: false, at: null, value: previous ?? null, reason: `the variant failed at ${value} (exit ${r.exitCode}${r.timedOut ? ', timed out' : ''}): ${r.stderrTail.slice(-200)}` };
     const step = await light.convergenceStep({ criteria: c.criteria, previous, run: r });
     trail.push(`${value}: ${JSON.stringify(step.value)}`);

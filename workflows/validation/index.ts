@@ -9,7 +9,7 @@
 // Orchestration only: every file read and script run is an activity.
 import type { AssertionVerdict, RunDigest } from '../../schemas/pipeline.js';
 import type { ValidationInput, ValidationSummary } from '../../schemas/validation.js';
-import { markStage } from '../lib/stage.js';
+import { markStage } from '../shared/stage.js';
 import { light } from './activities.js';
 import { escalate, runAssertions, runner } from './checks.js';
 import { localise, type FailingCase } from './localise.js';

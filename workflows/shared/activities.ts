@@ -1,10 +1,11 @@
-// Activity proxies of the reproduction workflow: light pipeline steps on the orchestration queue,
+// Activity proxies of the pipeline workflows (reproduction, baselines, validation): light pipeline steps on the orchestration queue,
 // sandbox runs on the simulation queue. Every call carries a one-line summary (Temporal user
 // metadata, shown on the workflow's page in the UI): "unit test observable_spin_densities",
 // "assertion limiting:2", "prepare task task_dmrg_7_2.json", …
 import { proxyActivities, type ActivityInterfaceFor, type ActivityOptions } from '@temporalio/workflow';
 import type { PipelineActivities, SimulationPipelineActivities } from '../../activities/pipeline/index.js';
 import type { ScriptJob } from '../../schemas/pipeline.js';
+import { describePurpose } from '../../schemas/job-purpose.js';
 import { LIGHT_ACTIVITY, SANDBOX_ACTIVITY } from '../../temporal-config/timeouts.js';
 import { TASK_QUEUES } from '../../temporal-config/queues.js';
 
@@ -26,14 +27,9 @@ function withSummaries<A extends object>(proxy: ActivityInterfaceFor<A>, summari
   });
 }
 
-/** What a sandbox job is for, from its id (`unit:f`, `level:run_x:2:3:…`, `full`, a case id) and env. */
+/** What a sandbox job is for, from its purpose (histories recorded before jobs carried one: its id). */
 export function jobSummary(job: ScriptJob): string {
-  const [kind, ...rest] = job.id.split(':');
-  if (job.env?.PHYSVEC_PARAM !== undefined) return `convergence ${job.id.slice(0, job.id.lastIndexOf(':'))} at ${job.env.PHYSVEC_PARAM}`;
-  if (kind === 'unit') return `unit test ${rest.join(':')}`;
-  if (kind === 'level') return `integration ${rest[0]} level ${rest[1]}/${rest[2]}`;
-  if (kind === 'full') return 'full script run';
-  return `assertion ${job.id}`;
+  return job.purpose ? describePurpose(job.purpose) : job.id;
 }
 
 const lightSummary: Summarize = (name, input) => {

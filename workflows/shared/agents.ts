@@ -1,9 +1,12 @@
-// One place where the reproduction workflow talks to models: call keys (role/stage/iteration/seq),
-// the per-role model choice, the budget, and the ledger of tokens and dollars.
+// One place where workflows talk to models: call keys (role/stage/iteration/seq), the per-role model
+// choice, the budget, and the ledger of tokens and dollars. An answer comes back typed by the output
+// schema it was asked for.
 import { proxyActivities } from '@temporalio/workflow';
 import type { LlmActivities } from '../../activities/llm/index.js';
 import type { LlmMessage, LlmLedger, LlmResult, ToolSpec } from '../../schemas/llm.js';
+import { llmOutputSchemas, type LlmOutput, type LlmOutputName } from '../../schemas/llm-outputs.js';
 import type { ModelChoice } from '../../schemas/pipeline.js';
+import type { AgentRole, WorkflowStage } from '../../schemas/agent-roles.js';
 import { CallSequencer } from '../../lib/llm/keys.js';
 import { emptyLedger, recordCall } from '../../lib/llm/accounting.js';
 import { remainingBudget, budgetSpent, type BudgetLimit } from '../../lib/llm/budget.js';
@@ -21,12 +24,18 @@ export class BudgetStop extends Error {
   }
 }
 
-export interface AskOptions {
-  outputSchema?: string;
+export interface AskOptions<N extends LlmOutputName> {
+  outputSchema: N;
   temperature?: number;
   tools?: ToolSpec[];
   maxOutputTokens?: number;
 }
+
+/**
+ * An answer whose `parsed` the LLM activity validated against schema N (absent when it was too big
+ * for the history: then it is in `parsedRef`, which activities read).
+ */
+export type TypedAnswer<N extends LlmOutputName> = Omit<LlmResult, 'parsed'> & { parsed?: LlmOutput<N> };
 
 export class Agents {
   ledger: LlmLedger = emptyLedger();
@@ -36,11 +45,11 @@ export class Agents {
 
   constructor(private readonly models: ModelChoice, private readonly budget: BudgetLimit) {}
 
-  modelFor(role: string): string {
+  modelFor(role: AgentRole): string {
     return this.models.roles[role] ?? this.models.defaultModel;
   }
 
-  async ask(role: string, stage: string, iteration: number, messages: LlmMessage[], opts: AskOptions = {}): Promise<LlmResult> {
+  async ask<N extends LlmOutputName>(role: AgentRole, stage: WorkflowStage, iteration: number, messages: LlmMessage[], opts: AskOptions<N>): Promise<TypedAnswer<N>> {
     if (budgetSpent(this.budget, this.ledger)) throw new BudgetStop(stage);
     const key = this.sequencer.next(role, stage, iteration);
     const model = this.modelFor(role);
@@ -51,7 +60,10 @@ export class Agents {
       const r = await callLlm.executeWithOptions({ summary }, [{ key, model, messages, ...opts, budget: remainingBudget(this.budget, this.ledger) }]);
       this.ledger = recordCall(this.ledger, key, r);
       this.scripted ||= r.scripted;
-      return r;
+      // The activity validated the answer against the same schema; parsing it again here types it
+      // (pure computation: no command).
+      const parsed = r.parsed === undefined ? undefined : (llmOutputSchemas[opts.outputSchema].parse(r.parsed) as LlmOutput<N>);
+      return { ...r, parsed };
     } catch (err) {
       const spent = llmFailureDetails(err);
       if (spent) this.ledger = recordCall(this.ledger, key, { ...spent, failed: true });

@@ -2,14 +2,14 @@
 // 0.15·k) with a consistency pass, grade by code; and the physical-assertion variants (main replaced,
 // element functions verbatim) run in the sandbox and compared with the truths by code. The
 // reproduction runs it per scientific iteration; the baselines once, without repair.
-import type { ArtifactRef } from '../../schemas/artifact.js';
 import type { AssertionVerdict, RubricOutcome, ScriptSummary, TaskContext } from '../../schemas/pipeline.js';
-import type { Agents } from '../reproduction/agent.js';
-import { light } from '../reproduction/activities.js';
-import * as P from '../reproduction/prompts.js';
-import { answerOf } from './answer.js';
+import type { Agents } from '../shared/agents.js';
+import { light } from '../shared/activities.js';
+import { answerOf } from '../shared/answer.js';
+import { qualitativePrompt, rubricConsistencyPrompt, rubricPrompt, variantsPrompt } from './scientific-prompts.js';
 import { localiseCases, type CaseLocalisation } from '../../lib/verification/suspects.js';
-import type { RunJobs } from './programming-pass.js';
+import type { RunJobs } from '../shared/run-jobs.js';
+import type { VerifierStage } from '../../schemas/agent-roles.js';
 
 export interface ScientificPass {
   rubric: RubricOutcome;
@@ -25,7 +25,7 @@ export async function scientificPass(
   agents: Agents,
   ctx: TaskContext,
   summary: ScriptSummary,
-  stage: string,
+  stage: VerifierStage,
   iteration: number,
   rubricRepeats: number,
   runAll: RunJobs,
@@ -36,23 +36,23 @@ export async function scientificPass(
     if (!ctx.rubric.available || !ctx.rubric.leavesRef) {
       return { available: false, grades: [], gradeMean: null, gradeStd: null, failed: [], reason: ctx.rubric.reason ?? 'no rubric published for this task' };
     }
-    const answers: unknown[] = [];
+    const answers: ReturnType<typeof answerOf>[] = [];
     for (let k = 1; k <= rubricRepeats; k++) {
-      const graded = await agents.ask('rubric-grader', stage, iteration, P.rubricPrompt(summary.scriptRef, ctx.rubric.leavesRef), { outputSchema: 'rubric-judges', temperature: 0.15 * k });
-      const checked = await agents.ask('rubric-consistency', stage, iteration, P.rubricConsistencyPrompt(ctx.rubric.leavesRef, JSON.stringify(graded.parsed ?? {}).slice(0, 10000)), { outputSchema: 'rubric-judges', temperature: 0 });
+      const graded = await agents.ask('rubric-grader', stage, iteration, rubricPrompt(summary.scriptRef, ctx.rubric.leavesRef), { outputSchema: 'rubric-judges', temperature: 0.15 * k });
+      const checked = await agents.ask('rubric-consistency', stage, iteration, rubricConsistencyPrompt(ctx.rubric.leavesRef, JSON.stringify(graded.parsed ?? {}).slice(0, 10000)), { outputSchema: 'rubric-judges', temperature: 0 });
       answers.push(answerOf(checked));
     }
-    return light.scoreRubric({ leavesRef: ctx.rubric.leavesRef, answers: answers as { parsed?: unknown; parsedRef?: ArtifactRef }[] });
+    return light.scoreRubric({ leavesRef: ctx.rubric.leavesRef, answers });
   })();
   const assertionsP = (async (): Promise<{ assertions: AssertionVerdict[]; localisation: CaseLocalisation[] }> => {
     if (cases.length === 0) return { assertions: [], localisation: [] };
-    const written = await agents.ask('assertion-writer', stage, iteration, P.variantsPrompt(summary.scriptRef, cases.map((c) => ({ id: c.id, content: c.content })), ctx.language), { outputSchema: 'variant-mains' });
+    const written = await agents.ask('assertion-writer', stage, iteration, variantsPrompt(summary.scriptRef, cases.map((c) => ({ id: c.id, content: c.content })), ctx.language), { outputSchema: 'variant-mains' });
     const built = await light.buildVariantJobs({ summary, answer: answerOf(written) });
     const runs = await runAll(built.jobs);
     const checked = await light.checkAssertions({ cases, runs, problems: built.problems });
     const verdicts = checked.qualitative.length === 0
       ? checked.verdicts
-      : await light.mergeQualitative({ verdicts: checked.verdicts, answer: answerOf(await agents.ask('assertion-judge', stage, iteration, P.qualitativePrompt(checked.qualitative), { outputSchema: 'qualitative-verdicts' })) });
+      : await light.mergeQualitative({ verdicts: checked.verdicts, answer: answerOf(await agents.ask('assertion-judge', stage, iteration, qualitativePrompt(checked.qualitative), { outputSchema: 'qualitative-verdicts' })) });
     // Histories recorded before variants reported their reach have none: no localisation then.
     return { assertions: verdicts, localisation: localiseCases(built.reach ?? [], runs, verdicts, OUTPUT_LINES) };
   })();

@@ -4,10 +4,10 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { LlmMessage } from '../../schemas/llm.js';
 import type { ScriptSummary, TaskContext } from '../../schemas/pipeline.js';
-import type { Agents } from '../reproduction/agent.js';
-import { light } from '../reproduction/activities.js';
-import * as P from '../reproduction/prompts.js';
-import { answerOf } from './answer.js';
+import type { Agents } from '../shared/agents.js';
+import { light } from '../shared/activities.js';
+import { answerOf } from '../shared/answer.js';
+import { planPrompt, querySummaryPrompt, scriptPrompt } from './author-prompts.js';
 
 /**
  * Ask the coder (role `coder`, stage `author`, iteration = attempt) until its script passes the
@@ -31,12 +31,14 @@ export async function writeStructuredScript(
 
 /** The PhysVEC Author (paper Sec. II): free-form plan → documentation queries answered with `retrieve` → script. */
 export async function physvecAuthor(agents: Agents, ctx: TaskContext, retries: number): Promise<ScriptSummary> {
-  const plan = await agents.ask('author', 'author', 0, P.planPrompt(ctx), { outputSchema: 'author-plan' });
-  const planOut = plan.parsed as { plan: string; queries: string[] };
-  const summaryAnswer = await agents.ask('author', 'author', 0, P.querySummaryPrompt(ctx, planOut.plan, planOut.queries), {
+  const plan = await agents.ask('author', 'author', 0, planPrompt(ctx), { outputSchema: 'author-plan' });
+  // A plan is a few paragraphs: it stays inline (lib/llm/limits.ts); without it the Author cannot go on.
+  if (!plan.parsed) throw ApplicationFailure.nonRetryable("the Author's plan came back without its parsed answer", 'AuthorPlanError');
+  const planOut = plan.parsed;
+  const summaryAnswer = await agents.ask('author', 'author', 0, querySummaryPrompt(ctx, planOut.plan, planOut.queries), {
     outputSchema: 'query-summary',
     tools: [await light.retrieveToolSpec()],
   });
   const summaryJson = JSON.stringify(summaryAnswer.parsed ?? {}, null, 1).slice(0, 6000);
-  return writeStructuredScript(agents, ctx, retries, (feedback) => P.scriptPrompt(ctx, planOut.plan, summaryJson, feedback));
+  return writeStructuredScript(agents, ctx, retries, (feedback) => scriptPrompt(ctx, planOut.plan, summaryJson, feedback));
 }

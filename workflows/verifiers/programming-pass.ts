@@ -1,14 +1,13 @@
 // One pass of the Programming verifier over a script: unit-test entry points written by the LLM,
 // unit harnesses + integration levels + the full script run in the sandbox at once, verdicts by code.
 // The reproduction runs it once per programming iteration; the baselines once, without repair.
-import type { RunDigest, ProgrammingReport, ScriptJob, ScriptSummary, TaskContext } from '../../schemas/pipeline.js';
-import type { Agents } from '../reproduction/agent.js';
-import { light } from '../reproduction/activities.js';
-import * as P from '../reproduction/prompts.js';
-import { answerOf } from './answer.js';
-
-/** Runs sandbox jobs (all at once) and returns their digests in the same order. */
-export type RunJobs = (jobs: ScriptJob[]) => Promise<RunDigest[]>;
+import type { RunDigest, ProgrammingReport, ScriptSummary, TaskContext } from '../../schemas/pipeline.js';
+import type { VerifierStage } from '../../schemas/agent-roles.js';
+import type { RunJobs } from '../shared/run-jobs.js';
+import type { Agents } from '../shared/agents.js';
+import { light } from '../shared/activities.js';
+import { answerOf } from '../shared/answer.js';
+import { unitEntriesPrompt, unitRefinePrompt } from './programming-prompts.js';
 
 export interface ProgrammingPass {
   report: ProgrammingReport;
@@ -30,13 +29,13 @@ export async function programmingPass(
   agents: Agents,
   ctx: TaskContext,
   summary: ScriptSummary,
-  stage: string,
+  stage: VerifierStage,
   iteration: number,
   runAll: RunJobs,
   opts: { fullRun?: RunDigest } = {},
 ): Promise<ProgrammingPass> {
   const functions = summary.elementFunctions.map((f) => f.name);
-  const entries = await agents.ask('unit-test-writer', stage, iteration, P.unitEntriesPrompt(ctx, summary.scriptRef, functions), { outputSchema: 'unit-entries' });
+  const entries = await agents.ask('unit-test-writer', stage, iteration, unitEntriesPrompt(ctx, summary.scriptRef, functions), { outputSchema: 'unit-entries' });
   const answers = [answerOf(entries)];
   let unitRuns: RunDigest[];
   let levelRuns: RunDigest[];
@@ -65,7 +64,7 @@ export async function programmingPass(
     const undetermined = report.judge_result.filter((j) => j.judge === 'undetermined');
     if (undetermined.length === 0) break;
     const failures = undetermined.map((j) => ({ function: j.function, main: j.entry ?? '(none written)', errors: j.errors }));
-    const rewritten = await agents.ask('unit-test-writer', stage, iteration, P.unitRefinePrompt(ctx, summary.scriptRef, failures), { outputSchema: 'unit-entries' });
+    const rewritten = await agents.ask('unit-test-writer', stage, iteration, unitRefinePrompt(ctx, summary.scriptRef, failures), { outputSchema: 'unit-entries' });
     answers.push(answerOf(rewritten));
     const only = undetermined.map((j) => j.function);
     for (const f of only) refined[f] = round;

@@ -1,0 +1,49 @@
+// Prompts of the Programming verifier: unit-test entry points, their refine, and the repair of what
+// the unit and integration tests found. Large inputs (script, report) are artifact references.
+import type { LlmMessage } from '../../schemas/llm.js';
+import type { ArtifactRef } from '../../schemas/artifact.js';
+import type { TaskContext, ProgrammingReport } from '../../schemas/pipeline.js';
+import { STRUCTURE_RULES } from '../agents/script-structure.js';
+
+/** What every unit harness contains besides the entry point: the writer may call these names and no other. */
+function harnessContents(ctx: TaskContext): string {
+  const bg = ctx.backgroundNames.length ? `the background functions ${ctx.backgroundNames.join(', ')}` : 'no background function';
+  return `Each harness contains exactly: the script's imports and top-level constants, ${bg}, the function under test, and the script's functions that the function under test itself calls. It contains no other element function, no run_ function and no main of the script: your entry point may call only the names listed here and the libraries the script imports.`;
+}
+
+export function unitEntriesPrompt(ctx: TaskContext, script: ArtifactRef, functions: string[]): LlmMessage[] {
+  const bg: LlmMessage['content'] = ctx.backgroundRef
+    ? [{ text: `Background functions from the verifier library (${ctx.backgroundNames.join(', ')}):` }, { artifact: ctx.backgroundRef, label: 'verifier library' }]
+    : 'No verifier library is available for this profile: build inputs directly.';
+  return [
+    { role: 'system', content: `You are the Programming verifier. For each element function under test, write an entry point \`main\` that builds its inputs with the background functions (or minimal direct code), calls the function under test alone with small parameters, and prints its result. Do not call other element functions of the script. ${harnessContents(ctx)}` },
+    { role: 'user', content: bg },
+    { role: 'user', content: [{ text: 'The script:' }, { artifact: script, label: 'script' }] },
+    { role: 'user', content: `Element functions under test: ${functions.join(', ')}` },
+  ];
+}
+
+/**
+ * The test writer's own repair (paper: "undetermined" tests get a split-refine pass): the tests that
+ * failed inside the harness go back to it with their errors, and it rewrites just those entry points.
+ */
+export function unitRefinePrompt(ctx: TaskContext, script: ArtifactRef, failures: { function: string; main: string; errors: string }[]): LlmMessage[] {
+  return [
+    ...unitEntriesPrompt(ctx, script, failures.map((f) => f.function)),
+    {
+      role: 'user',
+      content: [
+        'These entry points failed inside the test harness (in the entry point or a background function, not in the function under test), so they tested nothing. Rewrite each of them so it runs and calls its function under test:',
+        ...failures.map((f) => `--- ${f.function}\nyour entry point:\n${f.main}\nits error:\n${f.errors}`),
+      ].join('\n\n'),
+    },
+  ];
+}
+
+export function programmingRepairPrompt(script: ArtifactRef, report: ProgrammingReport): LlmMessage[] {
+  return [
+    { role: 'system', content: `You are the Programming verifier. Fix every problem found by the unit and integration tests at once. Rewrite only the functions that must change, each whole. A unit test judged "undetermined" failed inside its test harness, not in the script: change nothing for it. ${STRUCTURE_RULES}` },
+    { role: 'user', content: [{ text: 'The script:' }, { artifact: script, label: 'script' }] },
+    { role: 'user', content: [{ text: 'Unit and integration test report:' }, { artifact: report.reportRef, label: 'report' }] },
+  ];
+}

@@ -1,0 +1,40 @@
+// The Programming verifier (paper Sec. II): unit and integration tests of the script, verdicts by
+// code, and a repair of everything they found — until the script runs and every test passes, or
+// `programmingIterations` are spent.
+import type { ProgrammingReport, RunDigest } from '../../schemas/pipeline.js';
+import type { ReproductionProgress } from '../reproduction/progress.js';
+import type { StageEnv } from '../shared/run-record.js';
+import { markStage } from '../shared/stage.js';
+import { repair } from '../agents/repairer.js';
+import { programmingPass } from './programming-pass.js';
+import { programmingRepairPrompt } from './programming-prompts.js';
+
+export interface ProgrammingVerdict {
+  /** Whether the last script judged runs (all tests passed, or the iterations ran out with it running). */
+  executable: boolean;
+  fullRun: RunDigest;
+}
+
+export async function programmingVerifier(env: StageEnv, progress: ReproductionProgress): Promise<ProgrammingVerdict> {
+  const { agents, ctx, limits, runAll, record } = env;
+  for (let it = 1; ; it++) {
+    env.enter('programming', it);
+    const { report, fullRun } = await programmingPass(agents, ctx, record.script, 'programming', it, runAll);
+    record.programmingReports.push(report);
+    showReport(progress, report);
+    markStage('programming', it, report.executable ? 'executable' : 'repairing');
+    if (report.executable && report.unitAccuracy === 1 && report.integrationAccuracy === 1) return { executable: true, fullRun };
+    if (it === limits.programmingIterations) return { executable: report.executable, fullRun };
+    const step = await repair(agents, { role: 'repairer', stage: 'programming', iteration: it, script: record.script, prompt: programmingRepairPrompt(record.script.scriptRef, report) });
+    if ('applied' in step) {
+      record.repairs.push(step.applied);
+      record.script = step.applied.outcome.summary;
+    }
+  }
+}
+
+function showReport(progress: ReproductionProgress, report: ProgrammingReport): void {
+  progress.unit = report.judge_result.map((u) => ({ function: u.function, judge: u.judge }));
+  progress.integration = report.run_functions.map((r) => ({ runFunction: r.run_function, correctRatio: r.correct_ratio, failedLevel: r.failed_level }));
+  progress.programmingHistory.push({ iteration: report.iteration, unitAccuracy: report.unitAccuracy, integrationAccuracy: report.integrationAccuracy, executable: report.executable });
+}
