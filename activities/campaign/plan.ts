@@ -9,7 +9,7 @@ import { BadInputError, describeZodError } from '../../lib/errors.js';
 import { repoRoot } from '../../lib/paths.js';
 import { CampaignInput, type CampaignSpec, type RunKey, type TaskSelection } from '../../schemas/campaign.js';
 import type { LoadedTask } from '../../schemas/task.js';
-import { runKeyOf } from '../../workflows/campaign/keys.js';
+import { runKeyOf } from '../../lib/campaign/keys.js';
 
 /** A relative root is the project's (the default `data/tasks` is our suite); the CLI makes a root given relative to the shell's directory absolute before it gets here. */
 export function resolveSelectionRoot(root: string): string {

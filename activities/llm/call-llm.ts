@@ -17,7 +17,7 @@ import { shapeAnswer } from './answer-shape.js';
 import { activityContext, heartbeatLedger, lostAttempts, priorAttempts, sumAttempts } from './attempt-ledger.js';
 import { budgetRefusal, estimateCall } from './budget-guard.js';
 import { CassetteError, findEntry, loadCassette, noMatchMessage, resolveCassettePath } from './cassette.js';
-import { EndpointError, missingKey, resolveEndpoint, type Env } from './endpoint.js';
+import { EndpointError, missingKey, resolveEndpoint, type Env } from '../../lib/llm/endpoint.js';
 import { LlmCallError, fatalWithoutUsage, isTransient, providerFailure, refusalFailure } from './errors.js';
 import { ExchangeRecorder } from './exchange-recorder.js';
 import { geminiSession } from './gemini.js';

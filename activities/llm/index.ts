@@ -5,7 +5,7 @@ import { loadConfig } from '../../lib/config.js';
 import type { PhysvecConfig } from '../../schemas/config.js';
 import type { LlmRequest, LlmResult } from '../../schemas/llm.js';
 import { callLlm, type ToolExecutor } from './call-llm.js';
-import type { Env } from './endpoint.js';
+import type { Env } from '../../lib/llm/endpoint.js';
 
 export type { ToolExecutor } from './call-llm.js';
 

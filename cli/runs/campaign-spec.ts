@@ -12,10 +12,10 @@ import { canonicalTopic } from '../../lib/tasks/topics.js';
 import { repoRoot } from '../../lib/paths.js';
 import { assertKnownProvider, loadConfig } from '../../lib/config.js';
 import { isScriptedModel, parseModelId } from '../../lib/llm/model-id.js';
-import { checkCredentials, describeMissingCredentials } from '../../activities/llm/credentials.js';
+import { checkCredentials, describeMissingCredentials } from '../../lib/llm/credentials.js';
 import { resolveCassettePath } from '../../activities/llm/cassette.js';
 import { planCampaign } from '../../activities/campaign/plan.js';
-import { modelForRun } from '../../workflows/campaign/keys.js';
+import { modelForRun } from '../../lib/campaign/keys.js';
 import { badFlags } from '../flags.js';
 import { FIRST_CALLS, checkCassette } from './preflight.js';
 

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { applyCliOverrides, configPath, loadConfig, modelsForRoles, type CliOverrides } from '../../lib/config.js';
-import { checkCredentials, describeMissingCredentials } from '../../activities/llm/credentials.js';
+import { checkCredentials, describeMissingCredentials } from '../../lib/llm/credentials.js';
 import { inspectTaskFile } from '../../lib/tasks/load-task.js';
 import { BadInputError } from '../../lib/errors.js';
 import { repoRoot } from '../../lib/paths.js';

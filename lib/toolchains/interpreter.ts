@@ -2,7 +2,7 @@
 // a command found on PATH. Returns null when it is not there, which detection reports as "not installed".
 import path from 'node:path';
 import { repoRoot } from '../paths.js';
-import { findExecutable, isExecutableFile } from '../../runners/languages/find-executable.js';
+import { findExecutable, isExecutableFile } from './find-executable.js';
 
 export function resolveInterpreter(interpreter: string, searchPath = process.env.PATH ?? ''): string | null {
   if (interpreter.includes('/')) {

@@ -3,7 +3,7 @@
 import { realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findExecutable } from './find-executable.js';
+import { findExecutable } from '../../lib/toolchains/find-executable.js';
 import { probeVersion, type RunnerProfile } from './profile.js';
 
 function hostDepots(): string[] {

@@ -2,7 +2,7 @@
 // finds its helper programs (orca_scf, …) beside it, so its directory goes first on PATH.
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { findExecutable } from './find-executable.js';
+import { findExecutable } from '../../lib/toolchains/find-executable.js';
 import { probeVersion, type RunnerProfile } from './profile.js';
 
 export const orcaProfile: RunnerProfile = {

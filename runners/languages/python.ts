@@ -2,7 +2,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { venvDir, venvPython } from '../../lib/paths.js';
-import { findExecutable } from './find-executable.js';
+import { findExecutable } from '../../lib/toolchains/find-executable.js';
 import { probeVersion, type RunnerProfile } from './profile.js';
 import { PYTHON_RUNTIME_DIR } from '../sandbox/run-state/paths.js';
 

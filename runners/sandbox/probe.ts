@@ -1,7 +1,7 @@
 // What this host lets us do, found out once per process by trying it: a protection that merely
 // exists on PATH but fails here (no user namespaces, no CAP_SYS_ADMIN) counts as absent.
 import { execFile, spawn } from 'node:child_process';
-import { findExecutable } from '../languages/find-executable.js';
+import { findExecutable } from '../../lib/toolchains/find-executable.js';
 import { probeCgroups, RunCgroup, type CgroupProbe } from './cgroup.js';
 import { duBinary } from './disk-usage.js';
 import { noUserNamespaceFilter, noUserNamespaceFilterSupported } from './seccomp.js';

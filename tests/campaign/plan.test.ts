@@ -7,7 +7,7 @@ import { planCampaign } from '../../activities/campaign/plan.js';
 import { CampaignInput } from '../../schemas/campaign.js';
 import { BadInputError } from '../../lib/errors.js';
 import { qmpBenchRoot } from '../../lib/paths.js';
-import { childWorkflowId, modelForRun, runKeyOf } from '../../workflows/campaign/keys.js';
+import { childWorkflowId, modelForRun, runKeyOf } from '../../lib/campaign/keys.js';
 
 const spec = (over: Record<string, unknown>) => CampaignInput.parse({ selection: {}, models: ['scripted:campaign/{task}.t{trial}'], ...over });
 

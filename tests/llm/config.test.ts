@@ -8,7 +8,7 @@ import path from 'node:path';
 import { applyCliOverrides, loadConfig, modelsForRoles, roleModel, validateConfig } from '../../lib/config.js';
 import { BadInputError } from '../../lib/errors.js';
 import { repoRoot } from '../../lib/paths.js';
-import { checkCredentials, describeMissingCredentials } from '../../activities/llm/credentials.js';
+import { checkCredentials, describeMissingCredentials } from '../../lib/llm/credentials.js';
 
 const committed = () => JSON.parse(readFileSync(path.join(repoRoot, 'physvec.config.json'), 'utf8'));
 

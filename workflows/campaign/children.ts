@@ -5,7 +5,7 @@ import { ParentClosePolicy, type ChildWorkflowOptions } from '@temporalio/workfl
 import type { CampaignSpec, RunKey, RunMetrics } from '../../schemas/campaign.js';
 import { SA } from '../../temporal-config/search-attributes.js';
 import { TASK_QUEUES } from '../../temporal-config/queues.js';
-import { childWorkflowId, modelForRun } from './keys.js';
+import { childWorkflowId, modelForRun } from '../../lib/campaign/keys.js';
 import { isScriptedModel } from '../../lib/llm/model-id.js';
 
 export interface ChildCall {

@@ -12,7 +12,7 @@ import { describeZodError } from '../../lib/errors.js';
 import { planning, reporting, results } from './activities.js';
 import { childCall, failureMetrics, passed } from './children.js';
 import { describeFailure, runMetricsOfFailure } from '../shared/ending.js';
-import { groupOf } from './keys.js';
+import { groupOf } from '../../lib/campaign/keys.js';
 import { campaignProgressQuery, type CampaignCounts, type CampaignResult, type CarriedState } from './progress.js';
 
 export type { CampaignResult, CarriedState } from './progress.js';

@@ -1,8 +1,8 @@
 // Which API keys are missing for the models a run will use: checked by the CLI before it starts a
 // workflow, so a missing key is a message at once, not a failed activity minutes later.
 import type { PhysvecConfig } from '../../schemas/config.js';
-import { isScriptedModel } from '../../lib/llm/model-id.js';
-import { BadInputError } from '../../lib/errors.js';
+import { isScriptedModel } from './model-id.js';
+import { BadInputError } from '../errors.js';
 import { missingKey, resolveEndpoint, EndpointError, type Env } from './endpoint.js';
 
 export interface MissingCredential {

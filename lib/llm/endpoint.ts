@@ -1,7 +1,7 @@
 // From a model string to a concrete endpoint: provider config, key from the environment, base URL.
 import type { ModelInfo, PhysvecConfig, ProviderConfig } from '../../schemas/config.js';
-import { modelInfo } from '../../lib/llm/cost.js';
-import { parseModelId } from '../../lib/llm/model-id.js';
+import { modelInfo } from './cost.js';
+import { parseModelId } from './model-id.js';
 
 export type Env = Record<string, string | undefined>;
 
