@@ -4,7 +4,7 @@
 // stop can skip the later trials of a group that already passed.
 import path from 'node:path';
 import { loadDataset } from '../../lib/tasks/dataset.js';
-import { formatProblem } from '../../lib/tasks/problems.js';
+import { formatProblem } from '../../lib/input-files/problems.js';
 import { BadInputError, describeZodError } from '../../lib/errors.js';
 import { repoRoot } from '../../lib/paths.js';
 import { CampaignInput, type CampaignSpec, type RunKey, type TaskSelection } from '../../schemas/campaign.js';

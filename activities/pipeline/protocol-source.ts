@@ -12,7 +12,7 @@ import { BadInputError } from '../../lib/errors.js';
 import { loadProtocolFile } from '../../lib/protocols/load-protocol.js';
 import { countTranslation, loadTranslationTable, renderTranslationTable, translateProtocol, type TranslationCounts } from '../../lib/protocols/translation.js';
 import { getProfile } from '../../lib/toolchains/config.js';
-import { formatProblem } from '../../lib/tasks/problems.js';
+import { formatProblem } from '../../lib/input-files/problems.js';
 
 export interface ProtocolForAuthor {
   context: NonNullable<TaskContext['protocol']>;

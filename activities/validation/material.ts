@@ -10,7 +10,7 @@ import { BadInputError, describeZodError } from '../../lib/errors.js';
 import { repoRoot } from '../../lib/paths.js';
 import { isFile, isInside } from '../../lib/tasks/layout.js';
 import { inspectTaskFile } from '../../lib/tasks/load-task.js';
-import { formatProblem } from '../../lib/tasks/problems.js';
+import { formatProblem } from '../../lib/input-files/problems.js';
 import { ConvergenceSchedule, ValidationInput, type ValidationConvergenceCase, type ValidationMaterial } from '../../schemas/validation.js';
 import { summarizeScript, type ScriptLanguage } from '../pipeline/script-summary.js';
 import { applyEdits } from '../../lib/tasks/source-edits.js';

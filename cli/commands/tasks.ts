@@ -8,7 +8,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { BadInputError } from '../../lib/errors.js';
 import { loadDataset, type LoadedDataset } from '../../lib/tasks/dataset.js';
 import { escapeInvisible } from '../../lib/tasks/invisible.js';
-import { formatProblem } from '../../lib/tasks/problems.js';
+import { formatProblem } from '../../lib/input-files/problems.js';
 import { validationReport, type TaskValidationLine, type ValidationReport } from '../../lib/tasks/validation-report.js';
 import { toolchainLabel, type PreparedTaskLine, type TopicPrepareSummary } from '../../lib/tasks/prepare-report.js';
 import { getProfile } from '../../lib/toolchains/config.js';

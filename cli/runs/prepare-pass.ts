@@ -10,7 +10,7 @@ import { ArtifactStore } from '../../lib/artifacts/store.js';
 import { createPipelineActivities } from '../../activities/pipeline/index.js';
 import { detectToolchains } from '../../activities/toolchains/detect.js';
 import { loadDataset } from '../../lib/tasks/dataset.js';
-import { formatProblem } from '../../lib/tasks/problems.js';
+import { formatProblem } from '../../lib/input-files/problems.js';
 import { preparedLine, summariseByTopic, type PreparedTaskLine, type TopicPrepareSummary } from '../../lib/tasks/prepare-report.js';
 import { canonicalTopic } from '../../lib/tasks/topics.js';
 import { getProfile, profilesForTopic } from '../../lib/toolchains/config.js';

@@ -2,8 +2,8 @@
 // Windows line endings allowed, every problem naming the file and the field.
 import { OrcaProtocol } from '../../schemas/protocol.js';
 import type { Problem } from '../../schemas/task.js';
-import { readJsonFile } from '../tasks/json-file.js';
-import { validateWith } from '../tasks/zod-problems.js';
+import { readJsonFile } from '../input-files/json-file.js';
+import { validateWith } from '../input-files/zod-problems.js';
 
 /** A protocol file is a few kB of ORCA inputs; anything near this is not one. */
 export const PROTOCOL_FILE_MAX_BYTES = 4 * 1024 * 1024;

@@ -2,8 +2,8 @@
 // (the grader refuses it), reported with the total so the author can see how far off it is.
 import type { RubricLeafSummary, RubricTree } from '../../schemas/rubric.js';
 import type { NormCheckResult, Problem } from '../../schemas/task.js';
-import { readJsonFile } from '../tasks/json-file.js';
-import { errorAt } from '../tasks/problems.js';
+import { readJsonFile } from '../input-files/json-file.js';
+import { errorAt } from '../input-files/problems.js';
 import { flattenRubric } from './flatten.js';
 import { normCheck, NORM_CHECK_TOLERANCE } from './norm-check.js';
 import { parseRubric } from './parse.js';

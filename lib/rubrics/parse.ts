@@ -1,6 +1,6 @@
 // Validates a rubric tree with errors that name the exact field (see lib/tasks/zod-problems.ts).
 import { RubricTree } from '../../schemas/rubric.js';
-import { validateWith, type Validated } from '../tasks/zod-problems.js';
+import { validateWith, type Validated } from '../input-files/zod-problems.js';
 
 const LEAF = 0;
 const CATEGORY = 1;

@@ -4,7 +4,7 @@
 // parameter settings"). A rubric lacking one still grades, but probably lost a section.
 import type { RubricTree } from '../../schemas/rubric.js';
 import type { Problem } from '../../schemas/task.js';
-import { warningAt } from '../tasks/problems.js';
+import { warningAt } from '../input-files/problems.js';
 import { isRubricLeaf } from './flatten.js';
 
 export const RUBRIC_SECTIONS = ['code correctness', 'model', 'method', 'parameters'] as const;

@@ -8,7 +8,7 @@ import type { DatasetLayout, LoadedTask, NormCheckResult, Problem } from '../../
 import { loadRubricFile, type LoadedRubric } from '../rubrics/load.js';
 import { detectRootLayout, isDirectory, physvecRootOf } from './layout.js';
 import { inspectTaskFile, type LoadTaskOptions } from './load-task.js';
-import { formatProblem, warningAt } from './problems.js';
+import { formatProblem, warningAt } from '../input-files/problems.js';
 
 export interface RubricFileStatus {
   file: string;

@@ -7,12 +7,12 @@ import { Task, type CompanionFile, type LoadedTask, type Problem, type RubricSta
 import { loadRubricFile, type LoadedRubric } from '../rubrics/load.js';
 import { loadProtocolFile } from '../protocols/load-protocol.js';
 import { companionPaths, type CompanionOptions } from './companions.js';
-import { readJsonFile } from './json-file.js';
+import { readJsonFile } from '../input-files/json-file.js';
 import { isFile, locateTaskFile } from './layout.js';
-import { errorAt, throwIfErrors, warningAt } from './problems.js';
+import { errorAt, throwIfErrors, warningAt } from '../input-files/problems.js';
 import { canonicalTopic, describeKnownTopics } from './topics.js';
 import { taskWarnings } from './task-warnings.js';
-import { validateWith } from './zod-problems.js';
+import { validateWith } from '../input-files/zod-problems.js';
 
 /** Published task files are 1–3 kB; one this large is not a task file (and would flood every prompt). */
 export const TASK_FILE_MAX_BYTES = 1024 * 1024;

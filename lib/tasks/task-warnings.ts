@@ -4,7 +4,7 @@
 import type { Problem, Task } from '../../schemas/task.js';
 import { DEFAULT_CONVERGENCE_TOLERANCE } from './convergence-default.js';
 import { escapeInvisible, invisibleCharacters } from './invisible.js';
-import { warningAt } from './problems.js';
+import { warningAt } from '../input-files/problems.js';
 import { DEFAULT_TOLERANCE, parseTolerance, parseTruth } from './truth.js';
 
 export function taskWarnings(task: Task, file: string): Problem[] {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseJsonBytes } from '../../lib/tasks/json-file.js';
-import { jsonSyntaxErrorOffset } from '../../lib/tasks/json-syntax.js';
+import { parseJsonBytes } from '../../lib/input-files/json-file.js';
+import { jsonSyntaxErrorOffset } from '../../lib/input-files/json-syntax.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { z } from 'zod';
 import { parseRubric } from '../../lib/rubrics/parse.js';
-import { validateWith } from '../../lib/tasks/zod-problems.js';
+import { validateWith } from '../../lib/input-files/zod-problems.js';
 import { RubricTree, Scorecard } from '../../schemas/rubric.js';
 import { Task } from '../../schemas/task.js';
 import { DATASET, RUBRIC_7_2, TASK_7_2, datasetMissing, readJson } from './dataset-fixture.js';
