@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { artifactStore } from '../../lib/artifacts/store.js';
-import { CassetteExportError, exportCassette } from '../../activities/llm/cassette-export.js';
+import { CassetteExportError, exportCassette } from '../cassettes/export.js';
 import { loadConfig } from '../../lib/config.js';
 import { BadInputError } from '../../lib/errors.js';
 import { repoRoot } from '../../lib/paths.js';

@@ -3,7 +3,7 @@
 // Exit codes (DESIGN §9): 0 all proposals passed (or could not be run here and are listed as
 // unverified); 1 a proposal was rejected; 2 bad input (unknown profile).
 import type { Command } from 'commander';
-import { buildVerifierLibrary, type BuildProgress, type VerifierLibraryBuildReport } from '../../activities/verifier-library/build.js';
+import { buildVerifierLibrary, type BuildProgress, type VerifierLibraryBuildReport } from '../verifier-library/build.js';
 import { EXIT } from '../output.js';
 
 export interface VerifierLibraryCommandDeps {

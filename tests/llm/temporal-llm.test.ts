@@ -13,7 +13,7 @@ import { testClient, withWorker, uniqueQueue } from '../helpers/temporal.js';
 import { startFakeOpenAI, chatReply, openAiError } from '../helpers/fake-openai-server.js';
 import { startFakeGemini, geminiReply, geminiError } from '../helpers/fake-gemini-server.js';
 import { createLlmActivities } from '../../activities/llm/index.js';
-import { exportCassette } from '../../activities/llm/cassette-export.js';
+import { exportCassette } from '../../cli/cassettes/export.js';
 import { register as registerCassette } from '../../cli/commands/cassette.js';
 import { repoRoot } from '../../lib/paths.js';
 import type { LlmExchange, LlmResult } from '../../schemas/llm.js';

@@ -13,7 +13,7 @@ import { startFakeOpenAI, chatReply } from '../helpers/fake-openai-server.js';
 import type { ReceivedRequest } from '../helpers/fake-llm-http.js';
 import { createWorkers } from '../../workers/create-workers.js';
 import { startReproduction } from '../../cli/runs/reproduction-run.js';
-import { exportCassette } from '../../activities/llm/cassette-export.js';
+import { exportCassette } from '../../cli/cassettes/export.js';
 import { artifactStore } from '../../lib/artifacts/store.js';
 import { repoRoot } from '../../lib/paths.js';
 import type { ReproductionResult } from '../../workflows/reproduction/index.js';

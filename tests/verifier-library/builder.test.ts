@@ -8,7 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { Command } from 'commander';
 import { detectToolchain } from '../../activities/toolchains/detect.js';
-import { buildVerifierLibrary } from '../../activities/verifier-library/build.js';
+import { buildVerifierLibrary } from '../../cli/verifier-library/build.js';
 import { register } from '../../cli/commands/verifier-library.js';
 import { BadInputError } from '../../lib/errors.js';
 import { getProfile } from '../../lib/toolchains/config.js';

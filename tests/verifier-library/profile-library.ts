@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import { detectToolchain } from '../../activities/toolchains/detect.js';
-import { buildVerifierLibrary } from '../../activities/verifier-library/build.js';
+import { buildVerifierLibrary } from '../../cli/verifier-library/build.js';
 import { getProfile } from '../../lib/toolchains/config.js';
 import { loadVerifierIndex } from '../../lib/verifier-library/load.js';
 

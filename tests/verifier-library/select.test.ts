@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { detectToolchain } from '../../activities/toolchains/detect.js';
-import { sandboxRunCheck } from '../../activities/verifier-library/run-check.js';
+import { sandboxRunCheck } from '../../cli/verifier-library/run-check.js';
 import { BadInputError } from '../../lib/errors.js';
 import { getProfile } from '../../lib/toolchains/config.js';
 import { selectBackground } from '../../lib/verifier-library/select.js';

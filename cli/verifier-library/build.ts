@@ -12,8 +12,8 @@ import { VerifierCategory, VerifierIndex, type VerifierEntry, type VerifierLangu
 import { readIndexFile } from '../../lib/verifier-library/load.js';
 import { indexFile, libraryDir, verifierLibraryRoot } from '../../lib/verifier-library/paths.js';
 import { parseProposal, readProposalFolder, type Proposal, type ProposalInput } from '../../lib/verifier-library/proposal.js';
-import { resultLines } from '../pipeline/run-job.js';
-import { detectToolchain } from '../toolchains/detect.js';
+import { resultLines } from '../../activities/pipeline/run-job.js';
+import { detectToolchain } from '../../activities/toolchains/detect.js';
 import { sandboxRunCheck, type CheckFile, type CheckRun, type RunCheck } from './run-check.js';
 import type { ToolchainConfig, ToolchainProfile, ToolchainStatus } from '../../schemas/toolchain.js';
 
