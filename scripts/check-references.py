@@ -191,7 +191,9 @@ def run_script(source: str, timeout: float, env_extra: dict | None = None) -> Ru
         env = {k: v for k, v in os.environ.items() if not k.startswith("PHYSVEC_")}
         env.update({"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                     "MPLBACKEND": "Agg", "JAX_PLATFORMS": "cpu", "PYTHONUNBUFFERED": "1",
-                    "XLA_FLAGS": "--xla_force_host_platform_device_count=1"})
+                    "XLA_FLAGS": "--xla_force_host_platform_device_count=1",
+                    # physvec_runtime (progress, checkpoints), importable as in the sandbox.
+                    "PYTHONPATH": str(ROOT / "runners" / "runtime" / "python")})
         env.update(env_extra or {})
         t0 = time.time()
         try:

@@ -47,9 +47,19 @@ export const LLM_ACTIVITY: ActivityOptions = {
  */
 export const SANDBOX_OWN_FAILURE_LIMIT = 4;
 
-/** Sandbox runs: long simulations heartbeat every 5 s; attempts are unlimited because infrastructure faults must not use them up (see SANDBOX_OWN_FAILURE_LIMIT). */
+/** Sandbox runs: long simulations heartbeat every 5 s; attempts are unlimited because infrastructure faults must not use them up (see SANDBOX_OWN_FAILURE_LIMIT).
+ * A run's liveness is its heartbeat; startToClose only bounds one attempt (the queue's maximum). */
 export const SANDBOX_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '2h',
   heartbeatTimeout: '20s',
   retry: { ...DEFAULT_RETRY, maximumInterval: '5s', maximumAttempts: Number.POSITIVE_INFINITY },
+};
+
+/** The longest one full-size sandbox run may take (the sandbox request's own maximum, 24 h). */
+export const LARGE_RUN_MAX_MS = 24 * 3600_000;
+
+/** Full-size runs on the large queue: the same heartbeat liveness, one attempt may last up to LARGE_RUN_MAX_MS (plus restore and upload time). */
+export const LARGE_SANDBOX_ACTIVITY: ActivityOptions = {
+  ...SANDBOX_ACTIVITY,
+  startToCloseTimeout: '25h',
 };

@@ -11,6 +11,7 @@ import { heartbeatTicker } from './heartbeat-ticker.js';
 import { RerunJournal, rerunJournalInterceptor } from './rerun-journal.js';
 import { DRILL_DELAY_ENV, drillDelayInterceptor, drillDelays } from './drill-delay.js';
 import { sweepStaleWorkDirsOnce } from '../runners/sandbox/workdir.js';
+import { largeQueueSlots, largeSimulationActivities } from './large-queue.js';
 
 export type QueueSelection = QueueName | 'all';
 
@@ -88,6 +89,23 @@ export async function createWorkers(
         interceptors,
         ...HEARTBEATS,
         maxConcurrentActivityTaskExecutions: defaultSimulationSlots(),
+        ...SHUTDOWN,
+        ...rest,
+      }),
+    );
+  }
+  if (queue === 'large') {
+    const { workflowBundle: _b, workflowsPath: _p, ...rest } = overrides;
+    sweepStaleWorkDirsOnce();
+    workers.push(
+      await Worker.create({
+        connection,
+        namespace,
+        taskQueue: TASK_QUEUES.large,
+        activities: largeSimulationActivities(),
+        interceptors,
+        ...HEARTBEATS,
+        maxConcurrentActivityTaskExecutions: largeQueueSlots(),
         ...SHUTDOWN,
         ...rest,
       }),

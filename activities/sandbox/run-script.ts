@@ -22,9 +22,18 @@ import { parseSandboxRequest, runSandboxed, SandboxCancelledError, RunnerUnavail
 import { previousRunState, RunStateWatcher } from '../../runners/sandbox/run-state/index.js';
 import { SANDBOX_OWN_FAILURE_LIMIT } from '../../temporal-config/timeouts.js';
 
+/** The sandbox limits of the queue a worker serves (e.g. the large queue's bigger runs). */
+export interface QueueSandboxLimits {
+  /** Each run gets at least this much memory. */
+  memoryMb?: number;
+  /** No run may last longer than this, whatever it asks (the queue's maximum). */
+  maxTimeoutMs?: number;
+}
+
 export interface SandboxActivityOptions {
   /** How often the running sandbox heartbeats (default 5 s; the SDK throttles what reaches the server). */
   heartbeatMs?: number;
+  limits?: QueueSandboxLimits;
 }
 
 /** Failure type of an attempt cut short by worker shutdown; retryable by design. */
@@ -44,7 +53,7 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
       const ctx = Context.current();
       let req;
       try {
-        req = parseSandboxRequest(request);
+        req = withQueueLimits(parseSandboxRequest(request), opts.limits);
       } catch (err) {
         if (err instanceof BadInputError) {
           throw ApplicationFailure.create({ type: 'BadInputError', message: err.message, nonRetryable: true, details: [{ field: err.fieldPath ?? null }] });
@@ -90,6 +99,15 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
 }
 
 export type SandboxActivities = ReturnType<typeof createSandboxActivities>;
+
+function withQueueLimits<R extends { memoryMb: number; timeoutMs: number }>(req: R, limits: QueueSandboxLimits | undefined): R {
+  if (!limits) return req;
+  return {
+    ...req,
+    memoryMb: Math.max(req.memoryMb, limits.memoryMb ?? 0),
+    timeoutMs: Math.min(req.timeoutMs, limits.maxTimeoutMs ?? Number.POSITIVE_INFINITY),
+  };
+}
 
 function cancellationFailure(err: SandboxCancelledError, reason: unknown): Error {
   const summary = { runId: err.result.runId, durationMs: Math.round(err.result.durationMs), stderrTail: err.result.stderrTail.slice(-1000) };

@@ -7,6 +7,7 @@ import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { connectClient, uiUrl } from '../../lib/temporal/connection.js';
 import { SA } from '../../temporal-config/search-attributes.js';
 import { liveQuery } from '../runs/live-query.js';
+import { liveSimulations } from '../runs/live-simulations.js';
 import { workflowFailureCause } from '../failure.js';
 import { line, printJson } from '../output.js';
 
@@ -52,6 +53,8 @@ export function register(program: Command): void {
           closeTime: d.closeTime,
           ui: uiUrl(workflowId),
           progress,
+          // Sandbox runs under way, with their scripts' latest progress values (heartbeat details).
+          simulations: running ? liveSimulations(d.raw.pendingActivities) : [],
           result,
         };
         if (opts.json) return printJson(summary);
@@ -61,6 +64,7 @@ export function register(program: Command): void {
         if (failed) line(`failed${failed.activity ? ` in activity ${failed.activity}` : ''}: ${failed.message}${failed.type ? ` [${failed.type}]` : ''}`);
         const tokens = (progress as { tokens?: unknown } | null)?.tokens ?? (result as { tokens?: unknown } | null)?.tokens;
         if (tokens) line(`tokens: ${JSON.stringify(tokens)}`);
+        for (const s of summary.simulations) line(`simulation ${s.line}`);
         if (progress) line(`progress: ${'unavailable' in progress ? progress.unavailable : JSON.stringify(progress, null, 2)}`);
         if (result && !failed) line(`result: ${JSON.stringify(result, null, 2)}`);
       } finally {

@@ -10,6 +10,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
+import physvec_runtime as pv
 from tenpy.algorithms import dmrg
 from tenpy.models.lattice import Chain
 from tenpy.models.model import CouplingModel, MPOModel
@@ -40,9 +41,10 @@ def initialstate_neel(lattice):
     return MPS.from_product_state(lattice.mps_sites(), labels, bc=lattice.bc_MPS)
 
 
-def effector_dmrg_ground_state(model, psi, chi_max, max_sweeps):
+def effector_dmrg_ground_state(model, psi, chi_max, max_sweeps, checkpoint=None):
+    """Finite DMRG. With a checkpoint name, the engine's resume data (MPS, environments, sweep count) is
+    saved after every sweep and a run that finds it (a retried run after a crash) continues from there."""
     options = {
-        "active_sites": 2 if psi.L > 2 else 1,
         "mixer": psi.L <= 2,
         "max_sweeps": max_sweeps,
         "min_sweeps": min(2, max_sweeps),
@@ -50,8 +52,30 @@ def effector_dmrg_ground_state(model, psi, chi_max, max_sweeps):
         "max_trunc_err": 1.0,
         "trunc_params": {"chi_max": chi_max, "svd_min": 1e-10},
     }
-    info = dmrg.run(psi, model, options)
-    return float(info["E"]), psi
+    engine_class = dmrg.TwoSiteDMRGEngine if psi.L > 2 else dmrg.SingleSiteDMRGEngine
+    saved = pv.load_hdf5(checkpoint) if checkpoint else None
+    if saved and saved.get("finished"):
+        return float(saved["E"]), saved["resume_data"]["psi"]
+    if saved:
+        engine = engine_class(psi, model, options, resume_data=saved["resume_data"])
+        # TeNPy's resume data omits the sweep statistics its convergence check reads.
+        engine.sweep_stats = {k: list(v) for k, v in saved["sweep_stats"].items()}
+    else:
+        engine = engine_class(psi, model, options)
+
+    def save(eng, finished=False):
+        state = {"resume_data": eng.get_resume_data(), "sweep_stats": eng.sweep_stats, "finished": finished}
+        if finished:
+            state["E"] = eng.sweep_stats["E"][-1]
+        pv.save_hdf5(checkpoint, state)
+        pv.progress(run=checkpoint, sweep=eng.sweeps, max_sweeps=max_sweeps, E=eng.sweep_stats["E"][-1], chi=max(eng.psi.chi))
+
+    if checkpoint:
+        engine.checkpoint.connect(save)
+    energy, psi = engine.resume_run() if saved else engine.run()
+    if checkpoint:
+        save(engine, finished=True)
+    return float(energy), psi
 
 
 def observable_spin_correlations(psi, i0):
@@ -71,7 +95,7 @@ def run_chain_ground_state(L, J, chi_max, max_sweeps):
     lattice = lattice_open_chain(L, site)
     model = hamiltonian_heisenberg(lattice, J)
     psi0 = initialstate_neel(lattice)
-    energy, psi = effector_dmrg_ground_state(model, psi0, chi_max, max_sweeps)
+    energy, psi = effector_dmrg_ground_state(model, psi0, chi_max, max_sweeps, checkpoint=f"dmrg_L{L}_J{J}_chi{chi_max}_sweeps{max_sweeps}.h5")
     return energy, psi
 
 

@@ -12,6 +12,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import netket as nk
 import numpy as np
+import physvec_runtime as pv
+from flax import serialization
 
 
 def lattice_periodic_chain(L):
@@ -39,16 +41,40 @@ def initialstate_rbm(hilbert, alpha, n_samples, seed):
     return nk.vqs.MCState(sampler, model, n_samples=n_samples, n_discard_per_chain=8, seed=seed, sampler_seed=seed + 1)
 
 
-def effector_vmc_sr(hamiltonian, vstate, n_iter, learning_rate, diag_shift):
+def effector_vmc_sr(hamiltonian, vstate, n_iter, learning_rate, diag_shift, checkpoint=None, every=10):
+    """VMC with SR. With a checkpoint name, the variational state (parameters and sampler state with its
+    RNG key), the optimizer state, the step count and the energy history are saved every `every` steps
+    (flax serialization), and a run that finds them (a retried run after a crash) continues from there."""
     driver = nk.driver.VMC(
         hamiltonian,
         nk.optimizer.Sgd(learning_rate=learning_rate),
         variational_state=vstate,
         preconditioner=nk.optimizer.SR(diag_shift=diag_shift),
     )
-    log = nk.logging.RuntimeLog()
-    driver.run(n_iter=n_iter, out=log, show_progress=False)
-    history = np.asarray(log.data["Energy"]["Mean"].real, dtype=float)
+    history = []
+    saved = pv.load_bytes(checkpoint) if checkpoint else None
+    if saved is not None:
+        state = serialization.msgpack_restore(saved)
+        restored = serialization.from_state_dict(vstate, state["vstate"])
+        vstate.variables, vstate.sampler_state = restored.variables, restored.sampler_state
+        driver._optimizer_state = serialization.from_state_dict(driver._optimizer_state, state["optimizer"])
+        driver._step_count = int(state["step"])
+        history = [float(e) for e in state["history"]]
+
+    def save(step, log_data, drv):
+        history.append(float(log_data["Energy"].mean.real))
+        done = len(history)
+        if checkpoint and (done % every == 0 or done == n_iter):
+            state = {"vstate": serialization.to_state_dict(vstate), "optimizer": serialization.to_state_dict(drv._optimizer_state),
+                     "step": done, "history": np.asarray(history)}
+            pv.save_bytes(checkpoint, serialization.msgpack_serialize(state))
+            pv.progress(run=checkpoint, iteration=done, n_iter=n_iter, E=history[-1])
+        return True
+
+    remaining = n_iter - len(history)
+    if remaining > 0:
+        driver.run(n_iter=remaining, out=(), show_progress=False, callback=save)
+    history = np.asarray(history, dtype=float)
     final = vstate.expect(hamiltonian)
     return float(final.mean.real), float(final.error_of_mean), history
 
@@ -74,7 +100,8 @@ def run_tfim_rbm(L, J, h, alpha, n_iter, n_samples, seed):
     hilbert = site_spin_half_hilbert(graph)
     H = hamiltonian_transverse_field_ising(hilbert, graph, J, h)
     vstate = initialstate_rbm(hilbert, alpha, n_samples, seed)
-    energy, error, history = effector_vmc_sr(H, vstate, n_iter, learning_rate=0.05, diag_shift=0.01)
+    energy, error, history = effector_vmc_sr(H, vstate, n_iter, learning_rate=0.05, diag_shift=0.01,
+                                             checkpoint=f"vmc_L{L}_J{J}_h{h}_alpha{alpha}_iter{n_iter}_ns{n_samples}_seed{seed}.msgpack")
     mz = observable_magnetization_z(hilbert, vstate)
     sx = observable_transverse_magnetization_profile(hilbert, vstate)
     return {"energy": energy, "error": error, "history": history, "mz": mz, "sx": sx}

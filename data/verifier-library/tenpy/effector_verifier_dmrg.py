@@ -1,10 +1,11 @@
+import physvec_runtime as pv
 from tenpy.algorithms import dmrg
 from tenpy.models.lattice import TrivialLattice
 from tenpy.models.model import MPOModel
 from tenpy.networks.mpo import MPO
 
 
-def effector_verifier_dmrg(model, psi0, max_sweeps=20, chi_max=100, svd_min=1e-10, min_sweeps=None, mixer=True):
+def effector_verifier_dmrg(model, psi0, max_sweeps=20, chi_max=100, svd_min=1e-10, min_sweeps=None, mixer=True, checkpoint=None):
     """Stands in for an effector_ function running finite DMRG (ITensors: dmrg(H, psi0; nsweeps, maxdim, cutoff)).
 
     Args:
@@ -13,6 +14,8 @@ def effector_verifier_dmrg(model, psi0, max_sweeps=20, chi_max=100, svd_min=1e-1
         max_sweeps: maximal number of sweeps (ITensors nsweeps); min_sweeps defaults to min(max_sweeps, 4).
         chi_max: maximal bond dimension (ITensors maxdim); svd_min: smallest kept singular value (cf. ITensors cutoff).
         mixer: subspace expansion, needed to grow the bond dimension from a product state.
+        checkpoint: optional checkpoint name (physvec_runtime, HDF5): the engine's resume data is saved after
+            every sweep, and a retried run that finds it continues from there; a finished run is not redone.
     Returns:
         (energy, psi): the ground-state energy and the optimised MPS. Two-site DMRG; single-site with the
         mixer for chains of fewer than 3 sites, where two-site DMRG is not defined.
@@ -27,5 +30,26 @@ def effector_verifier_dmrg(model, psi0, max_sweeps=20, chi_max=100, svd_min=1e-1
         "mixer": mixer,
     }
     engine_class = dmrg.TwoSiteDMRGEngine if psi.L >= 3 else dmrg.SingleSiteDMRGEngine
-    energy, psi = engine_class(psi, model, options).run()
+    saved = pv.load_hdf5(checkpoint) if checkpoint else None
+    if saved and saved.get("finished"):
+        return float(saved["E"]), saved["resume_data"]["psi"]
+    if saved:
+        engine = engine_class(psi, model, options, resume_data=saved["resume_data"])
+        # TeNPy's resume data omits the sweep statistics its convergence check reads.
+        engine.sweep_stats = {k: list(v) for k, v in saved["sweep_stats"].items()}
+    else:
+        engine = engine_class(psi, model, options)
+
+    def save(eng, finished=False):
+        state = {"resume_data": eng.get_resume_data(), "sweep_stats": eng.sweep_stats, "finished": finished}
+        if finished:
+            state["E"] = eng.sweep_stats["E"][-1]
+        pv.save_hdf5(checkpoint, state)
+        pv.progress(run=checkpoint, sweep=eng.sweeps, max_sweeps=max_sweeps, E=eng.sweep_stats["E"][-1], chi=max(eng.psi.chi))
+
+    if checkpoint:
+        engine.checkpoint.connect(save)
+    energy, psi = engine.resume_run() if saved else engine.run()
+    if checkpoint:
+        save(engine, finished=True)
     return float(energy), psi

@@ -1,0 +1,78 @@
+// Running simulations of a workflow, read from its pending activities' heartbeat details (describe()
+// → pendingActivities[].heartbeatDetails): the sandbox activity heartbeats the script's latest
+// physvec_runtime progress values and checkpoint, so the CLI shows them without asking the workflow
+// (no query, no workflow change, answers while the orchestration worker is down).
+import { defaultPayloadConverter, type Payload } from '@temporalio/common';
+import type { temporal } from '@temporalio/proto';
+import { RunStateDetails, type CheckpointState, type SimulationProgress } from '../../schemas/run-state.js';
+
+type PendingActivity = temporal.api.workflow.v1.IPendingActivityInfo;
+
+export interface LiveSimulation {
+  activity: string;
+  label: string | null;
+  attempt: number;
+  elapsedMs: number | null;
+  progress: SimulationProgress | null;
+  checkpoint: CheckpointState | null;
+  /** One line for people: "final run: sweep 7, max_sweeps 20, E -15.4066 (attempt 2, restored), 3m12s". */
+  line: string;
+}
+
+function decode(activity: PendingActivity): Record<string, unknown> {
+  const payload = activity.heartbeatDetails?.payloads?.[0];
+  if (!payload) return {};
+  try {
+    const v = defaultPayloadConverter.fromPayload(payload as Payload);
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** What a job label means to a reader (`full` is the reproduction's final run). */
+function labelText(label: string | null, activity: string): string {
+  if (label === 'full') return 'final run';
+  return label ?? activity;
+}
+
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+}
+
+function valueText(v: unknown): string {
+  if (typeof v === 'number' && !Number.isInteger(v)) return String(Number(v.toPrecision(8)));
+  return String(v);
+}
+
+export function simulationLine(s: Omit<LiveSimulation, 'line'>): string {
+  const values = Object.entries(s.progress?.values ?? {}).map(([k, v]) => `${k} ${valueText(v)}`);
+  const parts = [values.length ? values.join(', ') : 'no progress reported'];
+  const notes: string[] = [];
+  if (s.attempt > 1) notes.push(`attempt ${s.attempt}`);
+  if (s.checkpoint) notes.push(`checkpoint ${s.checkpoint.files} file(s), ${Math.round(s.checkpoint.bytes / 1024)} KiB, ${s.checkpoint.uploads} upload(s)${s.checkpoint.restoredAtAttempt ? ', restored' : ''}`);
+  if (notes.length) parts.push(`(${notes.join('; ')})`);
+  if (s.elapsedMs !== null) parts.push(duration(s.elapsedMs));
+  return `${labelText(s.label, s.activity)}: ${parts.join(' ')}`;
+}
+
+/** Sandbox runs among `pending` (the raw describe response's pendingActivities), with their progress. */
+export function liveSimulations(pending: readonly PendingActivity[] | null | undefined): LiveSimulation[] {
+  const out: LiveSimulation[] = [];
+  for (const a of pending ?? []) {
+    const details = decode(a);
+    if (!('runId' in details || 'phase' in details || 'progress' in details)) continue;
+    const state = RunStateDetails.safeParse({ progress: details.progress, checkpoint: details.checkpoint });
+    const base = {
+      activity: a.activityType?.name ?? 'activity',
+      label: typeof details.label === 'string' ? details.label : null,
+      attempt: a.attempt ?? 1,
+      elapsedMs: typeof details.elapsedMs === 'number' ? details.elapsedMs : null,
+      progress: state.success ? state.data.progress ?? null : null,
+      checkpoint: state.success ? state.data.checkpoint ?? null : null,
+    };
+    out.push({ ...base, line: simulationLine(base) });
+  }
+  return out;
+}

@@ -1,0 +1,187 @@
+// Durable long simulations (issue 16): a suite task's reference solution, its final simulation made
+// long (a drill `main` with bigger parameters), runs once uninterrupted; then again, and the
+// simulation worker running it is killed -9 at ~70 % of the uninterrupted duration. A worker that
+// was not running it takes the retry, restores the last checkpoint from the shared artifact store
+// and finishes: from the kill to the end (the lost worker's detection included) in at most half the
+// uninterrupted duration, with the same final numbers within the task's tolerance.
+// - DMRG (TeNPy, checkpoint per sweep): two simulation workers with separate state dirs (sandbox,
+//   scratch) and one shared artifact store; killed on A, resumed on B. `physvec status --json`
+//   shows the run's live progress values while it runs.
+// - NetKet VMC (checkpoint every 10 iterations): one worker, killed, a new one started in its place.
+// Sizes: PHYSVEC_RESUME_DRILL_SCALE (default 1) scales the drill parameters (say 0.5 on a fast host).
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import type { Client, Connection, WorkflowHandle } from '@temporalio/client';
+import { repoRoot } from '../../lib/paths.js';
+import { TASK_QUEUES } from '../../temporal-config/queues.js';
+import { RunStateDetails } from '../../schemas/run-state.js';
+import type { SmokeInput, SmokeResult } from '../../workflows/smoke.js';
+import { ensureServer, testClient } from '../helpers/temporal.js';
+import { spawnWorker, stopWorker, waitFor, type SpawnedWorker } from './drill-support.js';
+
+const run = promisify(execFile);
+const SCALE = Number(process.env.PHYSVEC_RESUME_DRILL_SCALE ?? '1') || 1;
+
+interface Drill {
+  task: string;
+  /** Replaces the reference's `main`: one long final simulation, result printed as `energy`. */
+  main: string;
+  env: Record<string, string>;
+  /** Relative tolerance on the final energy (the task's own limiting-case tolerance). */
+  rtol: number;
+  /** A progress value that must be live in `status --json` (DMRG: the sweep). */
+  progressKey: string;
+}
+
+const DMRG: Drill = {
+  task: 'task_dmrg_heisenberg_chain',
+  main: `
+def main():
+    import os
+    L, chi, sweeps = (int(os.environ[k]) for k in ("PHYSVEC_DRILL_L", "PHYSVEC_DRILL_CHI", "PHYSVEC_DRILL_SWEEPS"))
+    print("RESUMED", pv.resumed(), flush=True)
+    energy, psi = run_chain_ground_state(L, 1.0, chi, sweeps)
+    print("PHYSVEC_RESULT " + json.dumps({"name": "energy", "value": energy}))
+`,
+  env: { PHYSVEC_DRILL_L: String(Math.round(64 * Math.sqrt(SCALE))), PHYSVEC_DRILL_CHI: String(Math.round(80 * Math.sqrt(SCALE))), PHYSVEC_DRILL_SWEEPS: '8' },
+  rtol: 5e-4,
+  progressKey: 'sweep',
+};
+
+const VMC: Drill = {
+  task: 'task_nqs_carleo_tfim',
+  main: `
+def main():
+    import os
+    n_iter = int(os.environ["PHYSVEC_DRILL_ITER"])
+    print("RESUMED", pv.resumed(), flush=True)
+    r = run_tfim_rbm(10, 1.0, 1.0, 1, n_iter, 512, 1234)
+    print("PHYSVEC_RESULT " + json.dumps({"name": "energy", "value": r["energy"]}))
+`,
+  env: { PHYSVEC_DRILL_ITER: String(Math.round(300 * SCALE)) },
+  // The TFIM task's relative-error tolerance; statistical noise of the final estimate is far below it.
+  rtol: 0.01,
+  progressKey: 'iteration',
+};
+
+function drillScript(d: Drill): string {
+  const solution = readFileSync(path.join(repoRoot, 'data', 'references', d.task, 'solution.py'), 'utf8');
+  const at = solution.indexOf('\ndef main():');
+  assert.ok(at > 0, `${d.task}/solution.py has a main()`);
+  return `${solution.slice(0, at)}\n${d.main}\n\nif __name__ == "__main__":\n    main()\n`;
+}
+
+function energyOf(r: SmokeResult): number {
+  const line = r.run.stdoutTail.split('\n').find((l) => l.startsWith('PHYSVEC_RESULT') && l.includes('"energy"'));
+  assert.ok(line, `the run printed its energy: ${r.run.stdoutTail.slice(-600)} ${r.run.stderrTail.slice(-1500)}`);
+  return (JSON.parse(line.slice('PHYSVEC_RESULT '.length)) as { value: number }).value;
+}
+
+async function startRun(client: Client, d: Drill): Promise<WorkflowHandle> {
+  const input: SmokeInput = {
+    taskId: d.task,
+    topic: 'drill',
+    request: { language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: drillScript(d) }], env: d.env, timeoutMs: 3_600_000, label: 'full' },
+  };
+  return client.workflow.start('smokeReproduction', { workflowId: `resume-drill-${randomUUID().slice(0, 8)}`, taskQueue: TASK_QUEUES.orchestration, args: [input] });
+}
+
+/** The run's sandbox activity as describe() shows it: attempt, worker, and the run-state heartbeat details. */
+async function pendingRun(handle: WorkflowHandle): Promise<{ attempt: number; worker: string; state: RunStateDetails } | undefined> {
+  const p = (await handle.describe()).raw.pendingActivities?.[0];
+  const data = p?.heartbeatDetails?.payloads?.[0]?.data;
+  if (!p || !data) return undefined;
+  const state = RunStateDetails.safeParse(JSON.parse(Buffer.from(data).toString()));
+  return { attempt: p.attempt ?? 1, worker: p.lastWorkerIdentity ?? '', state: state.success ? state.data : {} };
+}
+
+function workerDirs(root: string, name: string, sharedArtifacts: string): Record<string, string> {
+  return { PHYSVEC_STATE_DIR: path.join(root, name), PHYSVEC_ARTIFACTS_DIR: sharedArtifacts };
+}
+
+describe('a long simulation resumes from its checkpoint on another worker', { concurrency: false }, () => {
+  let client: Client;
+  let connection: Connection;
+  let orchestration: SpawnedWorker;
+  const root = mkdtempSync(path.join(os.tmpdir(), 'physvec-resume-drill-'));
+  const shared = path.join(root, 'shared-artifacts');
+  const figures: string[] = [];
+
+  before(async () => {
+    await ensureServer();
+    ({ client, connection } = await testClient());
+    orchestration = spawnWorker('orchestration', workerDirs(root, 'orchestration', shared));
+    await orchestration.ready;
+  });
+  after(async () => {
+    await stopWorker(orchestration);
+    await connection?.close();
+    for (const f of figures) console.log(`# ${f}`);
+  });
+
+  async function drill(d: Drill, mode: 'two-workers' | 'restart'): Promise<void> {
+    // Uninterrupted.
+    const a0 = spawnWorker('simulation', workerDirs(root, 'A', shared));
+    await a0.ready;
+    const t0 = Date.now();
+    const baseline = (await (await startRun(client, d)).result()) as SmokeResult;
+    const uninterruptedMs = Date.now() - t0;
+    assert.equal(baseline.status, 'passed', baseline.run.stderrTail.slice(-2000));
+    const reference = energyOf(baseline);
+    assert.match(baseline.run.stdoutTail, /RESUMED False/);
+    assert.ok(uninterruptedMs >= 60_000, `the drill's simulation must last long enough to be interrupted (took ${uninterruptedMs} ms; raise PHYSVEC_RESUME_DRILL_SCALE)`);
+
+    // Interrupted at ~70 %.
+    const handle = await startRun(client, d);
+    const started = Date.now();
+    let b: SpawnedWorker | undefined = mode === 'two-workers' ? spawnWorker('simulation', workerDirs(root, 'B', shared)) : undefined;
+    if (b) await b.ready;
+    let live = false;
+    const atKill = await waitFor('70 % of the uninterrupted duration, with a checkpoint', async () => {
+      const p = await pendingRun(handle);
+      if (d.progressKey && !live && typeof p?.state.progress?.values[d.progressKey] === 'number') {
+        // Live progress through the CLI, as a person would read it.
+        const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'cli/main.ts'), 'status', handle.workflowId, '--json'], { env: process.env, timeout: 60_000 });
+        const doc = JSON.parse(stdout) as { simulations: { progress: { values: Record<string, unknown> } | null; line: string }[] };
+        const sim = doc.simulations[0];
+        assert.equal(typeof sim?.progress?.values[d.progressKey], 'number', `status --json shows the live ${d.progressKey}: ${stdout.slice(0, 800)}`);
+        assert.equal(typeof sim?.progress?.values.E, 'number', 'and the live energy');
+        figures.push(`${d.task}: live progress from status --json: ${sim!.line}`);
+        live = true;
+      }
+      return Date.now() - started >= 0.7 * uninterruptedMs && p?.state.checkpoint ? p : undefined;
+    }, 3_600_000, 1000);
+    assert.ok(atKill.worker.startsWith(`${a0.proc.pid}@`), `the run is on worker A (${atKill.worker})`);
+    await stopWorker(a0, 'SIGKILL');
+    const killedAt = Date.now();
+    if (!b) {
+      b = spawnWorker('simulation', workerDirs(root, 'A', shared));
+      await b.ready;
+    }
+    const resumed = await waitFor('the retried attempt', async () => {
+      const p = await pendingRun(handle);
+      return p && p.attempt > atKill.attempt && p.state.checkpoint?.restoredAtAttempt ? p : undefined;
+    }, 600_000, 500).catch(() => undefined);
+    const result = (await handle.result()) as SmokeResult;
+    const killToEndMs = Date.now() - killedAt;
+    await stopWorker(b, 'SIGKILL');
+
+    assert.equal(result.status, 'passed', result.run.stderrTail.slice(-2000));
+    assert.match(result.run.stdoutTail, /RESUMED True/, 'the retried run started from the restored checkpoint');
+    if (resumed) assert.ok(resumed.worker.startsWith(`${b.proc.pid}@`), `the retry ran on worker ${mode === 'two-workers' ? 'B' : 'A\''} (${resumed.worker})`);
+    const energy = energyOf(result);
+    const cp = atKill.state.checkpoint!;
+    figures.push(`${d.task} (${mode}): uninterrupted ${(uninterruptedMs / 1000).toFixed(1)} s; killed at ${((killedAt - started) / 1000).toFixed(1)} s, kill-to-end ${(killToEndMs / 1000).toFixed(1)} s (${((100 * killToEndMs) / uninterruptedMs).toFixed(0)} %); checkpoint at the kill ${cp.files} file(s), ${(cp.bytes / 1024).toFixed(0)} KiB, ${cp.uploads} upload(s) (${(cp.uploadedBytes / 1024).toFixed(0)} KiB); E ${energy} vs ${reference}`);
+    assert.ok(Math.abs(energy - reference) <= d.rtol * Math.abs(reference), `final energy ${energy} agrees with the uninterrupted ${reference} within ${d.rtol}`);
+    assert.ok(killToEndMs <= 0.5 * uninterruptedMs, `kill-to-end ${killToEndMs} ms is at most half the uninterrupted ${uninterruptedMs} ms`);
+  }
+
+  test('DMRG (TeNPy): killed on worker A at ~70 %, resumed on worker B from the shared artifact store', { timeout: 3_600_000 }, () => drill(DMRG, 'two-workers'));
+  test('NetKet VMC: worker killed at ~70 %, a new worker resumes from the checkpoint', { timeout: 3_600_000 }, () => drill(VMC, 'restart'));
+});
