@@ -3,16 +3,14 @@
 // moment it is known, so a crash, a restart or continue-as-new never loses or repeats a run.
 // Orchestration only: planning, recording and the report are activities.
 import {
-  ApplicationFailure, CancellationScope, ContinueAsNew, condition, continueAsNew, executeChild, isCancellation, setHandler, upsertSearchAttributes, workflowInfo,
+  ApplicationFailure, CancellationScope, ContinueAsNew, continueAsNew, isCancellation, setHandler, upsertSearchAttributes, workflowInfo,
 } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import { CampaignInput, type CampaignProgress, type RunKey, type RunMetrics, type RunRecord } from '../../schemas/campaign.js';
+import { CampaignInput, type CampaignProgress } from '../../schemas/campaign.js';
 import { SA } from '../../temporal-config/search-attributes.js';
 import { describeZodError } from '../../lib/errors.js';
 import { planning, reporting, results } from './activities.js';
-import { childCall, failureMetrics, passed } from './children.js';
-import { describeFailure, runMetricsOfFailure } from '../shared/ending.js';
-import { groupOf } from '../../lib/campaign/keys.js';
+import { RunWindow } from './window.js';
 import { campaignProgressQuery, type CampaignCounts, type CampaignResult, type CarriedState } from './progress.js';
 
 export type { CampaignResult, CarriedState } from './progress.js';
@@ -30,23 +28,20 @@ export async function campaign(input: CampaignInput, state?: CarriedState): Prom
   const campaignId = state?.campaignId ?? (scheduleId ? info.workflowId : spec.campaignId ?? info.workflowId);
 
   const counts: CampaignCounts = { ...(state?.counts ?? { done: 0, failed: 0, skipped: 0, passes: 0 }) };
-  const passesByGroup: Record<string, number> = { ...(state?.passesByGroup ?? {}) };
   const continuedAsNew = state?.continuedAsNew ?? 0;
-  let launched = state?.launched ?? 0;
+  const window = new RunWindow(campaignId, spec, counts, { ...(state?.passesByGroup ?? {}) }, state?.launched ?? 0);
   let planned = 0;
-  const inFlight = new Map<string, RunKey>();
-  const inFlightByGroup: Record<string, number> = {};
 
   setHandler(campaignProgressQuery, (): CampaignProgress => ({
     campaignId,
     planned,
     done: counts.done,
-    running: inFlight.size,
+    running: window.inFlight.size,
     skipped: counts.skipped,
     failed: counts.failed,
     passes: counts.passes,
     continuedAsNew,
-    inFlight: [...inFlight.keys()],
+    inFlight: [...window.inFlight.keys()],
   }));
   upsertSearchAttributes([
     { key: SA.CampaignId, value: campaignId },
@@ -64,96 +59,9 @@ export async function campaign(input: CampaignInput, state?: CarriedState): Prom
     const recorded = new Set(await results.recordedKeys({ campaignId }));
     // A campaign restarted under the same id (not continued) resumes: what is recorded counts as done.
     if (!state) counts.done += plan.filter((k) => recorded.has(k.key)).length;
-    const queue = plan.filter((k) => !recorded.has(k.key));
-
-    const stopAfter = spec.stopAfterPasses;
-    const passesOf = (k: RunKey) => passesByGroup[groupOf(k)] ?? 0;
-    const groupDone = (k: RunKey) => stopAfter !== undefined && passesOf(k) >= stopAfter;
-    // With early stop, a group whose in-flight runs could still bring it to enough passes waits
-    // rather than starting a trial that may turn out unnecessary; other groups go ahead.
-    const saturated = (k: RunKey) => stopAfter !== undefined && passesOf(k) + (inFlightByGroup[groupOf(k)] ?? 0) >= stopAfter;
-
-    let fatal: unknown;
-    let finishedRuns = 0;
-    const record = (rec: Omit<RunRecord, 'campaignId' | 'recordedAt'>) =>
-      results.recordRun({ ...rec, campaignId, recordedAt: new Date().toISOString() });
-
-    const runOne = async (k: RunKey): Promise<void> => {
-      const call = childCall(campaignId, spec, k);
-      const startedAt = Date.now();
-      let outcome: 'done' | 'error';
-      let metrics: RunMetrics;
-      try {
-        const res = (await executeChild(call.workflowType, call.options)) as { runMetrics?: RunMetrics } | undefined;
-        if (res?.runMetrics) {
-          outcome = 'done';
-          metrics = res.runMetrics;
-        } else {
-          outcome = 'error';
-          metrics = failureMetrics(k, `${call.workflowType} returned no runMetrics`, Date.now() - startedAt);
-        }
-      } catch (err) {
-        // A run that ended in error still recorded its report and what it spent (in the failure's details).
-        outcome = 'error';
-        metrics = runMetricsOfFailure(err) ?? failureMetrics(k, describeFailure(err), Date.now() - startedAt);
-      }
-      await record({ ...k, workflowId: call.options.workflowId!, outcome, metrics });
-      if (outcome === 'done') counts.done++;
-      else counts.failed++;
-      if (passed(metrics, spec.passCriterion)) {
-        counts.passes++;
-        passesByGroup[groupOf(k)] = passesOf(k) + 1;
-      }
-    };
-    const launch = (k: RunKey) => {
-      const g = groupOf(k);
-      inFlight.set(k.key, k);
-      inFlightByGroup[g] = (inFlightByGroup[g] ?? 0) + 1;
-      launched++;
-      void runOne(k)
-        .catch((err) => {
-          fatal ??= err;
-        })
-        .finally(() => {
-          inFlight.delete(k.key);
-          inFlightByGroup[g] = (inFlightByGroup[g] ?? 1) - 1;
-          finishedRuns++;
-        });
-    };
-
-    let launchedThisRun = 0;
-    let cutShort = false;
-    while (queue.length > 0 && fatal === undefined) {
-      if (workflowInfo().continueAsNewSuggested) {
-        cutShort = true;
-        break;
-      }
-      const stopIdx = queue.findIndex(groupDone);
-      if (stopIdx >= 0) {
-        const [k] = queue.splice(stopIdx, 1);
-        await record({ ...k!, workflowId: info.workflowId, outcome: 'skipped', metrics: null });
-        counts.skipped++;
-        continue;
-      }
-      if (launchedThisRun >= spec.childrenPerRun) {
-        cutShort = true;
-        break;
-      }
-      const next = queue.findIndex((k) => !saturated(k));
-      if (next < 0 || inFlight.size >= spec.concurrency) {
-        const seen = finishedRuns;
-        await condition(() => finishedRuns !== seen || fatal !== undefined);
-        continue;
-      }
-      const [k] = queue.splice(next, 1);
-      launch(k!);
-      launchedThisRun++;
-    }
-    // Drain: continue-as-new must not leave children behind, and the end waits for the last record.
-    await condition(() => inFlight.size === 0);
-    if (fatal !== undefined) throw fatal;
+    const { cutShort } = await window.drive(plan.filter((k) => !recorded.has(k.key)));
     if (cutShort) {
-      const carried: CarriedState = { campaignId, scheduleId, continuedAsNew: continuedAsNew + 1, counts, passesByGroup, launched };
+      const carried: CarriedState = { campaignId, scheduleId, continuedAsNew: continuedAsNew + 1, counts, passesByGroup: window.passesByGroup, launched: window.launched };
       await continueAsNew<typeof campaign>(input, carried);
     }
 
