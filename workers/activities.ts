@@ -9,16 +9,27 @@ import { createResultsActivities } from '../activities/results/index.js';
 import { createCampaignActivities } from '../activities/campaign/index.js';
 import { createKbTools, RETRIEVE_TOOL_SPEC } from '../lib/kb/tools.js';
 import { loadKb } from '../lib/kb/search.js';
-import { detectToolchains } from '../activities/toolchains/detect.js';
+import { detectToolchain } from '../activities/toolchains/detect.js';
+import { loadToolchainConfig } from '../lib/toolchains/config.js';
+import { mapLimit } from '../lib/toolchains/map-limit.js';
+import type { ToolchainStatus } from '../schemas/toolchain.js';
 import { announceSandboxProtections } from '../runners/sandbox/index.js';
 
 type ActivityMap = Record<string, (...args: any[]) => Promise<unknown>>;
 
-let detected: ReturnType<typeof detectToolchains> | undefined;
-/** Toolchain detection runs the interpreters once per worker process. */
-function toolchains(): ReturnType<typeof detectToolchains> {
-  detected ??= detectToolchains().catch(() => []);
-  return detected;
+const detected = new Map<string, Promise<ToolchainStatus>>();
+/**
+ * Toolchain detection runs each profile's interpreter once per worker process, and only for the
+ * profiles asked about: a reproduction's prepare asks for its own toolchain (all only to substitute).
+ */
+function toolchains(profiles?: readonly string[]): Promise<ToolchainStatus[]> {
+  const all = loadToolchainConfig().profiles;
+  const wanted = profiles ? all.filter((p) => profiles.includes(p.name)) : all;
+  return mapLimit(wanted, 2, (p) => {
+    let status = detected.get(p.name);
+    if (!status) detected.set(p.name, (status = detectToolchain(p)));
+    return status;
+  });
 }
 
 let kbReady: Promise<unknown> | undefined;

@@ -7,7 +7,7 @@ import type { ToolchainStatus } from '../../schemas/toolchain.js';
 import { agentOutputSchemas } from '../../schemas/agent-outputs.js';
 import { readAnswer, type AnswerRef } from './answers.js';
 import { summarizeScript, type ScriptLanguage } from './script-summary.js';
-import { prepareTask, type PrepareInput } from './prepare-task.js';
+import { prepareTask, type AvailableToolchains, type PrepareInput } from './prepare-task.js';
 import { buildUnitJobs, buildLevelJobs, fullScriptJob, judgeProgramming, backgroundFor } from './programming.js';
 import { applyRepair } from './repair.js';
 import { buildVariantJobs, checkAssertions, mergeQualitative } from './assertions.js';
@@ -19,8 +19,8 @@ import { checkOwnSetting } from '../validation/own-setting.js';
 
 export interface PipelineDeps {
   store: ArtifactStore;
-  /** What is installed here (for the substitution decision). */
-  toolchains?: () => Promise<ToolchainStatus[]>;
+  /** What is installed here (for the substitution decision): the named profiles, or all. */
+  toolchains?: AvailableToolchains;
   /** The retrieval tool's spec, if a knowledge base is wired. */
   retrieveSpec?: ToolSpec;
 }

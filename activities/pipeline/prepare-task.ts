@@ -6,6 +6,8 @@ import type { TaskContext } from '../../schemas/pipeline.js';
 import { loadTaskFile } from '../../lib/tasks/load-task.js';
 import { BadInputError } from '../../lib/errors.js';
 import { planSubstitution } from '../../lib/toolchains/substitution.js';
+import { profilesForTopic, requireTopic } from '../../lib/toolchains/config.js';
+import { findDemands } from '../../lib/toolchains/demands.js';
 import { adaptRubricLeaves } from '../../lib/toolchains/rubric-adaptation.js';
 import type { ToolchainStatus } from '../../schemas/toolchain.js';
 import { assertNoTruthLeak } from './truth-leak-check.js';
@@ -19,13 +21,23 @@ export interface PrepareInput {
   toolchain?: string;
 }
 
-export async function prepareTask(store: ArtifactStore, input: PrepareInput, available: () => Promise<ToolchainStatus[]>): Promise<TaskContext> {
+/** What is installed: the statuses of `profiles` (or of every profile when none are named). */
+export type AvailableToolchains = (profiles?: readonly string[]) => Promise<ToolchainStatus[]>;
+
+export async function prepareTask(store: ArtifactStore, input: PrepareInput, available: AvailableToolchains): Promise<TaskContext> {
   const loaded = await loadTaskFile(input.taskFile, { sourceText: true, ...(input.datasetRoot ? { datasetRoot: input.datasetRoot } : {}) });
   const errors = loaded.problems.filter((p) => p.severity === 'error');
   if (errors.length) throw new BadInputError(errors.map((p) => `${p.file}: ${p.field ?? ''}: ${p.message}`).join('\n'), loaded.file);
   const t = loaded.task as Record<string, unknown> & typeof loaded.task;
   const request = String(t.User_requests ?? '');
-  const plan = planSubstitution({ User_requests: request, topic: loaded.topic, id: loaded.id }, { toolchain: input.toolchain ?? (t.toolchain as string | undefined) }, await available());
+  const substitutionTask = { User_requests: request, topic: loaded.topic, id: loaded.id };
+  const toolchainOpt = { toolchain: input.toolchain ?? (t.toolchain as string | undefined) };
+  // Detect the one toolchain this task runs with (the asked-for or demanded one); only when it is
+  // absent, or stands in for another, does the plan need every profile's status (versions, substitutes).
+  const candidates = profilesForTopic(requireTopic(loaded.topic));
+  const likely = toolchainOpt.toolchain ?? findDemands(request, candidates)[0]?.profile.name ?? candidates[0]?.name;
+  let plan = likely ? planSubstitution(substitutionTask, toolchainOpt, await available([likely])) : null;
+  if (!plan?.ok || plan.substituted) plan = planSubstitution(substitutionTask, toolchainOpt, await available());
   if (!plan.ok) throw new BadInputError(plan.message, loaded.file);
   const chosen = plan.profile;
   // dft_qc: the article's ORCA protocol joins the source; with a substitute, its translation table too.

@@ -66,7 +66,19 @@ function killQuietly(pid: number): void {
 
 /** SIGKILL the run's cgroup, the process group led by `pid`, its known descendants and (when given) every process of the run's `uid`, until none is left. */
 export async function killRun(pid: number, uid: number | null, cgroup: RunCgroup | null = null): Promise<void> {
-  if (cgroup) await cgroup.killAll();
+  if (cgroup) {
+    await cgroup.killAll();
+    // Exact: the chain's first process joined the cgroup before it started anything, and a run
+    // cannot move itself out (the cgroup files are root's), so the /proc walks below (tens of ms
+    // on a busy host, after every run) would find nothing more.
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // The group is already empty.
+    }
+    killQuietly(pid);
+    return;
+  }
   const descendants = descendantsOf(pid);
   try {
     process.kill(-pid, 'SIGKILL');

@@ -40,7 +40,7 @@ import { runStateEnv } from './run-state/paths.js';
 import { noUserNamespaceFilter } from './seccomp.js';
 import { allocateSandboxUid, type UidLease } from './uid.js';
 import { RunWatchdog } from './watchdog.js';
-import { fdInode, findHolder, HOLDER_READY_FD, holderArgv, warmBlocker, zygoteFor } from './warm.js';
+import { fdInode, findHolder, HOLDER_READY_FD, holderArgv, warmBlocker, warmProfileOf, zygoteFor } from './warm.js';
 import type { PythonZygote } from './zygote.js';
 import { chownTree, createWorkDir, keepWorkDirs, removeWorkDir, sweepStaleWorkDirsOnce, writeInputs } from './workdir.js';
 
@@ -237,7 +237,7 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
     }
     clock.mark('run cgroup');
     let coldReason = warmBlocker(req, plan, uid, cgroup);
-    const zygote = coldReason ? null : zygoteFor(runner);
+    const zygote = coldReason ? null : zygoteFor(runner, await warmProfileOf(workDir, req));
     if (zygote) {
       try {
         const info = await readyWithin(zygote, warmWaitMs());

@@ -3,6 +3,7 @@
 // prlimit, bwrap, setpriv — but ends in a shell "holder" that only keeps the run's namespaces and
 // view alive; the zygote's run process enters them (zygote.py) and the holder exits with its status.
 import { readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SandboxRequest } from '../../schemas/sandbox.js';
@@ -14,7 +15,7 @@ import { isolationModeFromEnv, planIsolation, type IsolationPlan } from './plan.
 import { probeIsolation } from './probe.js';
 import type { ProcInfo } from './process-tree.js';
 import type { RunCgroup } from './cgroup.js';
-import { sharedZygote, type PythonZygote } from './zygote.js';
+import { DEFAULT_WARM_PROFILE, sharedZygote, WARM_PROFILES, type PythonZygote, type WarmProfile } from './zygote.js';
 
 /** The fd the holder reports readiness on (3 is bwrap's seccomp filter). */
 export const HOLDER_READY_FD = 4;
@@ -33,11 +34,11 @@ const WARM_OFF = 'warm starts are switched off (PHYSVEC_SANDBOX_WARM=0)';
 const FULL_CHAIN_NEEDED = 'warm starts need the full isolation chain (bwrap, seccomp, prlimit, own uid, run cgroup)';
 
 /**
- * PHYSVEC_SANDBOX_WARM=1 asks for warm starts, =0 forces cold ones. Opt-in for now: tests/sandbox
- * passes on the warm path and the demo gives the same verdicts warm, but the suite validation and the
- * worker-kill drills have only been checked on the cold path, so cold stays the default until they are run warm.
+ * Warm by default (checked warm: tests/sandbox with the hostile scripts, the worker-kill and
+ * infrastructure drills, the demo and `tasks validate data --run` gave the cold path's verdicts);
+ * PHYSVEC_SANDBOX_WARM=0 forces cold starts.
  */
-const WARM_BY_DEFAULT = false;
+const WARM_BY_DEFAULT = true;
 
 export function warmWanted(): boolean {
   const v = process.env.PHYSVEC_SANDBOX_WARM;
@@ -47,7 +48,23 @@ export function warmWanted(): boolean {
 }
 
 function warmOffReason(): string {
-  return process.env.PHYSVEC_SANDBOX_WARM === '0' ? WARM_OFF : 'warm starts are opt-in (PHYSVEC_SANDBOX_WARM=1)';
+  return process.env.PHYSVEC_SANDBOX_WARM === '0' ? WARM_OFF : 'warm starts are off (PHYSVEC_SANDBOX_WARM=1 switches them on)';
+}
+
+/** A python line importing one of the warm profiles' packages (`import a, tenpy`, `from qiskit.x import y`). */
+const IMPORT_LINE = /^[ \t]*(?:from|import)[ \t]+([^\n#;]+)/gm;
+/** When a script imports several, the one whose preload saves the most. */
+const PROFILE_ORDER: WarmProfile[] = ['netket', 'qiskit', 'pyscf', 'tenpy'];
+
+/** Which warm python suits this run: the toolchain its python files import (harnesses import the script beside them). */
+export async function warmProfileOf(workDir: string, req: SandboxRequest): Promise<WarmProfile> {
+  const found = new Set<string>();
+  for (const f of req.files) {
+    if (!f.path.endsWith('.py')) continue;
+    const text = f.content !== undefined ? String(f.content) : await readFile(path.join(workDir, ...f.path.split('/')), 'utf8').catch(() => '');
+    for (const m of text.matchAll(IMPORT_LINE)) for (const name of m[1]!.matchAll(/\b(tenpy|qiskit|qiskit_aer|pyscf|netket)\b/g)) found.add(name[1] === 'qiskit_aer' ? 'qiskit' : name[1]!);
+  }
+  return PROFILE_ORDER.find((p) => found.has(p)) ?? DEFAULT_WARM_PROFILE;
 }
 
 /** Why this run cannot start warm (before asking the zygote), or null. */
@@ -64,8 +81,8 @@ export function warmBlocker(req: SandboxRequest, plan: IsolationPlan, uid: numbe
 
 let zygoteEnv: Record<string, string> | null = null;
 
-/** The worker's zygote for `runner`, its environment built like a run's (no secrets, one thread per library). */
-export function zygoteFor(runner: ResolvedRunner): PythonZygote {
+/** The worker's zygote for `runner` and `profile`, its environment built like a run's (no secrets, one thread per library). */
+export function zygoteFor(runner: ResolvedRunner, profile: WarmProfile = DEFAULT_WARM_PROFILE): PythonZygote {
   if (!zygoteEnv) {
     const home = path.join(tmpdir(), `physvec-zygote-home-${process.pid}`);
     zygoteEnv = buildSandboxEnv({
@@ -78,7 +95,7 @@ export function zygoteFor(runner: ResolvedRunner): PythonZygote {
     });
     if (zygoteEnv.MPLCONFIGDIR) seedMatplotlibCache(zygoteEnv.MPLCONFIGDIR);
   }
-  return sharedZygote(runner.executable, zygoteEnv);
+  return sharedZygote(runner.executable, zygoteEnv, profile);
 }
 
 export function holderArgv(scriptArgv: string[]): string[] {
@@ -101,16 +118,18 @@ export function fdInode(pid: number, n: number): number {
 }
 
 /**
- * Start the worker's warm python now and wait until it has imported its modules (a worker calls
- * this at start; runs arriving earlier go cold rather than wait). Resolves to what it preloaded,
- * or to the reason warm starts are unavailable.
+ * Start the worker's warm python for `profile` now and wait until it has imported its modules (a
+ * worker calls this at start for the default profile; the others start at their first run, which
+ * goes cold, as do runs arriving earlier). Resolves to what it preloaded, or to the reason warm
+ * starts are unavailable.
  */
-export async function warmUpSandbox(): Promise<{ ok: true; loaded: string[]; failed: string[] } | { ok: false; reason: string }> {
+export async function warmUpSandbox(profile: WarmProfile = DEFAULT_WARM_PROFILE): Promise<{ ok: true; loaded: string[]; failed: string[] } | { ok: false; reason: string }> {
+  if (!(profile in WARM_PROFILES)) return { ok: false, reason: `no warm profile ${profile}` };
   if (!warmWanted()) return { ok: false, reason: warmOffReason() };
   const plan = planIsolation(await probeIsolation(), isolationModeFromEnv());
   if (!plan.bwrap || !plan.seccomp || !plan.prlimit || !plan.dropPrivileges || !plan.cgroup) return { ok: false, reason: FULL_CHAIN_NEEDED };
   try {
-    const info = await zygoteFor(await runnerFor('python')).ready();
+    const info = await zygoteFor(await runnerFor('python'), profile).ready();
     return { ok: true, loaded: info.loaded, failed: info.failed };
   } catch (err) {
     return { ok: false, reason: (err as Error).message };

@@ -4,7 +4,7 @@
 // killed, `killed: disk`). Each tick is cheap: one small cgroup file read and at most one du in
 // flight.
 import type { RunCgroup } from './cgroup.js';
-import { diskUsageBytes } from './disk-usage.js';
+import { diskUsageBytes, smallTreeUsageBytes } from './disk-usage.js';
 
 export type LimitBreach = 'memory' | 'disk';
 
@@ -48,10 +48,10 @@ export class RunWatchdog {
     }
   }
 
-  /** One du of the work dir; past the cap it reports the breach. */
-  async measureDisk(): Promise<void> {
+  /** One du of the work dir (`quick`: walked in-process when small); past the cap it reports the breach. */
+  async measureDisk(quick = false): Promise<void> {
     if (!this.targets.du) return;
-    const bytes = await diskUsageBytes(this.targets.du, this.targets.workDir);
+    const bytes = (quick ? await smallTreeUsageBytes(this.targets.workDir) : null) ?? (await diskUsageBytes(this.targets.du, this.targets.workDir));
     if (bytes === null) return;
     this.diskPeakBytes = Math.max(this.diskPeakBytes ?? 0, bytes);
     if (bytes > this.targets.diskBytes) this.onBreach('disk');
@@ -63,7 +63,7 @@ export class RunWatchdog {
       if (this.timer) clearInterval(this.timer);
       this.timer = null;
       if (this.measuring) await this.measuring;
-      await this.measureDisk();
+      await this.measureDisk(true);
     })();
     return this.stopped;
   }

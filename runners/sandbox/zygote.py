@@ -15,8 +15,11 @@
 #   4. reports the run's wait status as one JSON line, which the worker hands to the holder so the
 #      cold chain's exit status, timeout, kill and cleanup machinery work unchanged.
 # The main loop never parses a request (the payload lives in a root-only file read by the child),
-# so a fork carries no earlier run's data.
+# so a fork carries no earlier run's data. Forking this process is the dearest step (on this VM it
+# grows with the mapped memory: ~10-50 ms with tenpy and matplotlib loaded), so one per-run child
+# is forked ahead of time ("spare") and waits on its own pipe; a run pays only the second fork.
 import ctypes
+import gc
 import json
 import os
 import signal
@@ -212,11 +215,12 @@ def reset_interpreter(req):
     os.environ['PWD'] = req['workDir']  # bwrap --chdir sets it
     entry = os.path.abspath(req['entry'])
     sys.argv = [req['entry'], *req['args']]
-    sys.path[0] = os.path.dirname(entry)
-    # As a fresh interpreter reads it at start: the run's PYTHONPATH (e.g. physvec_runtime) right after the script's dir.
-    for i, p in enumerate(x for x in os.environ.get('PYTHONPATH', '').split(os.pathsep) if x):
-        if p not in sys.path:
-            sys.path.insert(1 + i, p)
+    # As a fresh `python entry` builds it: the script's dir, then the run's own PYTHONPATH (e.g. the
+    # physvec runtime), then the interpreter's own entries without the zygote's PYTHONPATH.
+    own = [p for p in ZYGOTE_PYTHONPATH if p]
+    rest = [p for p in sys.path[1:] if p not in own]
+    run_path = [p for p in req['env'].get('PYTHONPATH', '').split(os.pathsep) if p]
+    sys.path[:] = [os.path.dirname(entry), *run_path, *rest]
     sys.dont_write_bytecode = True
     # python -u: unbuffered binary layer, write-through text layer.
     sys.stdin = io.TextIOWrapper(io.FileIO(0, 'r', closefd=False), encoding='utf-8')
@@ -240,10 +244,20 @@ def reset_interpreter(req):
         sys.modules['numpy'].random.seed()
     if 'matplotlib' in sys.modules:
         import matplotlib
+        # Its config and cache dirs follow the run's MPLCONFIGDIR, not the zygote's (memoised at import).
+        for name in ('get_configdir', 'get_cachedir'):
+            forget_memo(getattr(matplotlib, name, None))
         matplotlib.rcdefaults()
         matplotlib.rcParams['backend'] = os.environ.get('MPLBACKEND', 'Agg')
         if 'matplotlib.pyplot' in sys.modules:
             sys.modules['matplotlib.pyplot'].close('all')
+
+
+def forget_memo(fn):
+    """Reset matplotlib's `_logged_cached` memo (a closure flag `called`), so the next call recomputes."""
+    names = getattr(getattr(fn, '__code__', None), 'co_freevars', ())
+    if 'called' in names:
+        fn.__closure__[names.index('called')].cell_contents = False
 
 
 def run_script(entry):
@@ -307,6 +321,29 @@ def serve(run_id, payload_path):
     os._exit(0)
 
 
+ZYGOTE_PYTHONPATH = os.environ.get('PYTHONPATH', '').split(os.pathsep)
+
+
+def request_of(line):
+    parts = line.decode().split()
+    return (parts[1], parts[2]) if len(parts) == 3 and parts[0] == 'run' else None
+
+
+def fork_spare():
+    """A per-run child forked before its run arrives: it waits for one request line on its own pipe."""
+    r, w = os.pipe()
+    if os.fork() == 0:
+        os.close(w)
+        os.close(0)  # only the main loop reads the worker's requests
+        with os.fdopen(r, 'rb') as f:
+            req = request_of(f.readline())
+        if req is None:  # the zygote is gone (EOF) or closed it unused
+            os._exit(0)
+        serve(*req)
+    os.close(r)
+    return w
+
+
 def main():
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL, what='PR_SET_PDEATHSIG')  # die with the worker
     names = [n for n in (sys.argv[1] if len(sys.argv) > 1 else '').split(',') if n]
@@ -315,18 +352,23 @@ def main():
     if threads != 1:
         emit({'ready': False, 'error': f'{threads} threads after preloading {",".join(loaded)}: forking would not be safe'})
         return
-    emit({'ready': True, 'loaded': loaded, 'failed': failed, 'vmDataBytes': vm_data_bytes()})
+    # Everything imported so far is never collected: a run's garbage collections do not walk (and
+    # so copy-on-write) the preloaded objects.
+    gc.collect()
+    gc.freeze()
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # per-run children are reaped by the kernel
+    spare = fork_spare()
+    emit({'ready': True, 'loaded': loaded, 'failed': failed, 'vmDataBytes': vm_data_bytes()})
     stdin = sys.stdin.buffer
     while True:
         line = stdin.readline()
         if not line:
             return
-        parts = line.decode().split()
-        if len(parts) != 3 or parts[0] != 'run':
+        if request_of(line) is None:
             continue
-        if os.fork() == 0:
-            serve(parts[1], parts[2])
+        os.write(spare, line)  # one short line (< PIPE_BUF): never blocks
+        os.close(spare)
+        spare = fork_spare()
 
 
 if __name__ == '__main__':

@@ -9,8 +9,26 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-/** Fork-safe modules imported once: nothing that starts threads or a JAX backend at import. */
-export const DEFAULT_PRELOAD = ['numpy', 'scipy', 'scipy.linalg', 'scipy.sparse', 'scipy.sparse.linalg', 'tenpy', 'matplotlib', 'matplotlib.pyplot'];
+const BASE = ['numpy', 'scipy', 'scipy.linalg', 'scipy.sparse', 'scipy.sparse.linalg', 'matplotlib', 'matplotlib.pyplot'];
+
+/**
+ * One warm python per toolchain a script imports, each preloading only fork-safe modules: nothing
+ * that starts a thread or a JAX backend at import (zygote.py refuses to fork with a second thread).
+ * Checked on this install: each list imports with one thread and no JAX backend. netket itself is
+ * not preloaded: `import netket` initialises the JAX CPU backend (16 threads), after which a fork
+ * is not safe; jax, flax, optax and numba import without doing so, so they are.
+ */
+export const WARM_PROFILES = {
+  tenpy: [...BASE, 'tenpy'],
+  qiskit: [...BASE, 'qiskit', 'qiskit.quantum_info', 'qiskit.circuit.library', 'qiskit_aer'],
+  pyscf: [...BASE, 'pyscf', 'pyscf.gto', 'pyscf.scf', 'pyscf.dft'],
+  netket: [...BASE, 'jax', 'jax.numpy', 'flax', 'flax.linen', 'optax', 'numba'],
+} as const satisfies Record<string, readonly string[]>;
+export type WarmProfile = keyof typeof WARM_PROFILES;
+/** The profile of a script that imports none of the others (the worker warms it at start). */
+export const DEFAULT_WARM_PROFILE: WarmProfile = 'tenpy';
+/** PHYSVEC_SANDBOX_PRELOAD (comma-separated) replaces the default profile's list. */
+export const DEFAULT_PRELOAD: readonly string[] = WARM_PROFILES[DEFAULT_WARM_PROFILE];
 const READY_TIMEOUT_MS = 180_000;
 const ZYGOTE_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'zygote.py');
 
@@ -51,7 +69,7 @@ export class PythonZygote {
   private readonly pending = new Map<string, Pending>();
   private readonly payloadDir = path.join(tmpdir(), `physvec-zygote-${process.pid}`);
 
-  constructor(private readonly python: string, private readonly env: Record<string, string>, private readonly preload: string[]) {}
+  constructor(private readonly python: string, private readonly env: Record<string, string>, private readonly preload: readonly string[]) {}
 
   /** Why warm runs are impossible now, or null. */
   get unavailable(): string | null {
@@ -167,20 +185,24 @@ export class PythonZygote {
   }
 }
 
-let shared: PythonZygote | null = null;
-let diedAt = 0;
+const shared = new Map<WarmProfile, { zygote: PythonZygote; diedAt: number }>();
 /** A zygote that died is replaced for later runs, but not more often than this (a broken install fails fast, again and again). */
 const RESTART_AFTER_MS = 30_000;
 
-/** The worker's one warm python (its preload list from PHYSVEC_SANDBOX_PRELOAD, comma-separated). */
-export function sharedZygote(python: string, env: Record<string, string>): PythonZygote {
-  if (shared?.unavailable) {
-    diedAt ||= Date.now();
-    if (Date.now() - diedAt < RESTART_AFTER_MS) return shared;
-    shared = null;
-    diedAt = 0;
+function preloadOf(profile: WarmProfile): readonly string[] {
+  const fromEnv = process.env.PHYSVEC_SANDBOX_PRELOAD?.split(',').map((s) => s.trim()).filter(Boolean);
+  return profile === DEFAULT_WARM_PROFILE && fromEnv ? fromEnv : WARM_PROFILES[profile];
+}
+
+/** The worker's warm python for `profile`, started on first use. */
+export function sharedZygote(python: string, env: Record<string, string>, profile: WarmProfile = DEFAULT_WARM_PROFILE): PythonZygote {
+  const entry = shared.get(profile);
+  if (entry && !entry.zygote.unavailable) return entry.zygote;
+  if (entry) {
+    entry.diedAt ||= Date.now();
+    if (Date.now() - entry.diedAt < RESTART_AFTER_MS) return entry.zygote;
   }
-  const preload = process.env.PHYSVEC_SANDBOX_PRELOAD?.split(',').map((s) => s.trim()).filter(Boolean) ?? DEFAULT_PRELOAD;
-  shared ??= new PythonZygote(python, env, preload);
-  return shared;
+  const zygote = new PythonZygote(python, env, preloadOf(profile));
+  shared.set(profile, { zygote, diedAt: 0 });
+  return zygote;
 }
