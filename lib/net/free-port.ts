@@ -1,14 +1,8 @@
-// A TCP port on loopback that nothing listens on right now (for throw-away servers in tests and benchmarks).
-import net from 'node:net';
+// A TCP port on loopback that nothing listens on right now (for throw-away servers in tests and
+// benchmarks), through get-port, which also holds back a port it just handed out for a while so two
+// servers started back to back do not get the same one.
+import getPort from 'get-port';
 
 export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
+  return getPort({ host: '127.0.0.1' });
 }

@@ -1,5 +1,6 @@
 // `physvec results export`: a campaign's runs as CSV (one row per run, metrics flattened) or as one
 // JSON document (campaign record, runs, the paper's metrics).
+import { stringify } from 'csv-stringify/sync';
 import type { CampaignRecord, RunRecord } from '../../schemas/campaign.js';
 import type { CampaignMetrics } from '../metrics/types.js';
 
@@ -10,21 +11,22 @@ export const CSV_COLUMNS = [
   'assertionsPassed', 'assertionsTotal', 'rubricGrade', 'wallMs', 'scripted', 'taskFile', 'reportPath', 'message',
 ] as const;
 
-/** RFC 4180 quoting: fields with a comma, quote or line break are quoted, quotes doubled. */
-function cell(v: unknown): string {
-  if (v == null) return '';
-  const s = typeof v === 'string' ? v : String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 export function runsToCsv(runs: RunRecord[]): string {
   const rows = runs.map((r) => {
     const flat: Record<string, unknown> = { ...r, ...(r.metrics ?? {}) };
     // The run's framework is the key's; metrics repeat it.
     flat.framework = r.framework;
-    return CSV_COLUMNS.map((c) => cell(flat[c])).join(',');
+    return flat;
   });
-  return [CSV_COLUMNS.join(','), ...rows].join('\r\n') + '\r\n';
+  // RFC 4180 through csv-stringify; a lone \n or \r inside a cell is quoted too (csv-stringify only
+  // quotes the record delimiter itself by default), booleans stay `true`/`false`.
+  return stringify(rows, {
+    header: true,
+    columns: [...CSV_COLUMNS],
+    record_delimiter: 'windows',
+    quoted_match: /[\r\n]/,
+    cast: { boolean: (v) => String(v) },
+  });
 }
 
 export function campaignToJson(campaign: CampaignRecord, runs: RunRecord[], metrics: CampaignMetrics): string {

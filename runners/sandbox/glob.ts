@@ -1,19 +1,13 @@
-// Minimal glob for work-dir paths: `**` spans directories, `*` and `?` stay within one segment.
+// Work-dir path globs through picomatch: `**` spans directories, `*` and `?` stay within one segment,
+// and dot-files match like any other name (a script's `.npz` cache is collected when asked for).
+import picomatch from 'picomatch';
+
+const OPTIONS: picomatch.PicomatchOptions = { dot: true };
+
 export function globToRegExp(glob: string): RegExp {
-  let re = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === '*' && glob[i + 1] === '*') {
-      const slash = glob[i + 2] === '/';
-      re += slash ? '(?:.*/)?' : '.*';
-      i += slash ? 2 : 1;
-    } else if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`);
+  return picomatch.makeRe(glob, OPTIONS);
 }
 
 export function matchesAny(p: string, globs: readonly string[]): boolean {
-  return globs.some((g) => globToRegExp(g).test(p));
+  return globs.length > 0 && picomatch([...globs], OPTIONS)(p);
 }
