@@ -7,6 +7,7 @@ import { buildKb } from '../lib/kb/build.js';
 import { FIELD_BOOSTS, indexOptions, type SearchTuning } from '../lib/kb/index-options.js';
 import { evaluateRecall, loadLabelledQueries, unreachableTargets } from '../lib/kb/recall.js';
 import { loadKb } from '../lib/kb/search.js';
+import { introspectRunner } from '../runners/kb/introspect-runners.js';
 import type { KbChunk } from '../schemas/kb.js';
 
 const argv = new Set(process.argv.slice(2));
@@ -16,7 +17,7 @@ const log = (s: string) => {
 };
 
 const t0 = performance.now();
-const built = await buildKb({ force: argv.has('--force'), onProgress: (m) => log(`  build: ${m}`) });
+const built = await buildKb({ force: argv.has('--force'), runner: introspectRunner, onProgress: (m) => log(`  build: ${m}`) });
 const buildWallMs = Math.round(performance.now() - t0);
 const tl = performance.now();
 const kb = await loadKb();

@@ -78,4 +78,13 @@ if ! ls "$MPL_CACHE"/fontlist-v*.json >/dev/null 2>&1; then
     && chmod -R a+rX,go-w "$MPL_CACHE" && say "matplotlib font cache built" \
     || say "WARNING: the matplotlib font cache could not be built; sandbox runs build their own (slower)"
 fi
+# 5. The knowledge base (signatures, docstrings and manuals the agents retrieve, lib/kb): built at set-up so
+# a worker never builds it during a run (if it is missing or stale there, a child process builds it).
+# Skipped after one version probe when the packages, manuals and corpus code are unchanged.
+kb_t0=$(date +%s)
+if node --import tsx cli/main.ts kb build >&2; then
+  say "knowledge base ready in $(( $(date +%s) - kb_t0 )) s"
+else
+  say "WARNING: the knowledge base could not be built; a worker builds it in a child process on first use (see the error above)"
+fi
 say "ready in $(( $(date +%s) - t0 )) s"

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { buildKb, type BuildKbOutcome } from '../../lib/kb/build.js';
 import { loadKb, parseRetrieveArgs, searchLoaded } from '../../lib/kb/search.js';
 import { readManifest } from '../../lib/kb/store.js';
+import { introspectRunner } from '../../runners/kb/introspect-runners.js';
 import { KB_TOOLCHAINS, type KbHit } from '../../schemas/kb.js';
 
 export interface KbCommandDeps {
@@ -36,7 +37,7 @@ export function register(program: Command, deps: KbCommandDeps = {}): void {
     .option('--force', 'rebuild even when nothing changed (also re-runs the introspection)')
     .option('--json', 'print one JSON document on stdout, nothing else')
     .action(async (opts: BuildOptions) => {
-      const outcome = await buildKb({ force: opts.force === true, onProgress: opts.json ? undefined : (m) => err(`kb build: ${m}`) });
+      const outcome = await buildKb({ force: opts.force === true, runner: introspectRunner, onProgress: opts.json ? undefined : (m) => err(`kb build: ${m}`) });
       if (opts.json) out(JSON.stringify(buildJson(outcome), null, 2));
       else for (const l of buildText(outcome)) out(l);
     });

@@ -8,17 +8,20 @@ import { repoRoot } from '../paths.js';
 import { IntrospectRecord, type IntrospectSymbolRecord, type KbChunk, type KbManifest } from '../../schemas/kb.js';
 import { chunkSymbol, type ChunkDraft } from './chunk-symbols.js';
 import { indexOptions } from './index-options.js';
-import { distributionVersions, introspectRunner, introspectToolchain, type IntrospectRunner } from './introspect.js';
+import { distributionVersions, introspectToolchain, type IntrospectRunner, type NamedIntrospectRunner } from './introspect.js';
 import { chunkManuals, hashManuals, listManualFiles } from './manuals.js';
-import { introspectScript, kbDir, manualDirs } from './paths.js';
+import { introspectFiles, kbDir, manualDirs } from './paths.js';
 import { INTROSPECT_LIMITS, PYTHON_SOURCES, distributionOf, type PythonSource } from './sources.js';
 import { buildExists, readManifest, saveKb, type StoredManifest } from './store.js';
 
 export const KB_FORMAT_VERSION = 1;
 
+/** The documentation extractor runners/kb/static_docs.py reads signatures and docstrings with. */
+const DOC_EXTRACTOR = 'griffe';
+
 /** Source files whose change changes the corpus or its index; their content is part of the fingerprint. */
 const CORPUS_CODE = [
-  introspectScript,
+  ...introspectFiles,
   ...['tokenize', 'split-text', 'chunk-symbols', 'manuals', 'html-text', 'index-options', 'sources', 'build'].map((f) =>
     path.join(repoRoot, 'lib', 'kb', `${f}.ts`),
   ),
@@ -30,7 +33,8 @@ export interface BuildKbOptions {
   sources?: PythonSource[];
   manualDirs?: string[];
   dir?: string;
-  runner?: IntrospectRunner;
+  /** How introspect.py runs: runners/kb/introspect-runners.ts (the sandbox), or a fake in tests. */
+  runner: NamedIntrospectRunner;
   /** At most this many introspections at once (each is one Python process). */
   concurrency?: number;
   onProgress?: (message: string) => void;
@@ -77,7 +81,7 @@ async function introspectWithCache(
   source: PythonSource,
   versions: Record<string, string | null>,
   cacheKey: string,
-  opts: Required<Pick<BuildKbOptions, 'force' | 'runner'>> & { dir: string },
+  opts: { force: boolean; runner: IntrospectRunner; dir: string },
 ): Promise<ToolchainCorpus> {
   const packages = Object.fromEntries(source.packages.map((p) => [distributionOf(p), versions[distributionOf(p)] ?? null]));
   const empty = { packages, modules: 0, failedModules: 0, symbols: 0, truncated: false, introspectSeconds: 0, cached: false };
@@ -123,7 +127,7 @@ async function introspectWithCache(
 const inFlight = new Map<string, Promise<BuildKbOutcome>>();
 
 /** Builds (or confirms) the knowledge base. Concurrent calls for one directory in one process share one build. */
-export function buildKb(opts: BuildKbOptions = {}): Promise<BuildKbOutcome> {
+export function buildKb(opts: BuildKbOptions): Promise<BuildKbOutcome> {
   const dir = opts.dir ?? kbDir();
   let running = inFlight.get(dir);
   if (!running) {
@@ -137,16 +141,17 @@ async function doBuild(opts: BuildKbOptions): Promise<BuildKbOutcome> {
   const started = performance.now();
   const dir = opts.dir ?? kbDir();
   const sources = opts.sources ?? PYTHON_SOURCES;
-  const runner = opts.runner ?? introspectRunner.run;
+  const runner = opts.runner.run;
   const progress = opts.onProgress ?? (() => {});
   await mkdir(dir, { recursive: true });
 
   const dists = [...new Set(sources.flatMap((s) => s.packages.map(distributionOf)))];
-  const versions = dists.length ? await distributionVersions(dists, runner) : {};
+  // The extractor's version shapes every signature and docstring, so it is part of what is fingerprinted.
+  const versions = dists.length ? await distributionVersions([...dists, DOC_EXTRACTOR], runner) : {};
   const manualFiles = await listManualFiles(opts.manualDirs ?? manualDirs());
   const manualHash = await hashManuals(manualFiles);
   const codeHash = await hashFiles(CORPUS_CODE);
-  const introspectKey = sha({ script: await hashFiles([introspectScript]), limits: INTROSPECT_LIMITS });
+  const introspectKey = sha({ script: await hashFiles(introspectFiles), limits: INTROSPECT_LIMITS });
   const fingerprint = sha({ KB_FORMAT_VERSION, versions, sources, manualHash, codeHash });
 
   const previous = await readManifest(dir);
@@ -160,7 +165,12 @@ async function doBuild(opts: BuildKbOptions): Promise<BuildKbOutcome> {
       : describeChange(previous, versions, manualHash);
 
   const corpora = await mapLimit(sources, opts.concurrency ?? 2, async (source) => {
-    const key = sha({ introspectKey, source, versions: source.packages.map((p) => versions[distributionOf(p)] ?? null) });
+    const key = sha({
+      introspectKey,
+      source,
+      versions: source.packages.map((p) => versions[distributionOf(p)] ?? null),
+      extractor: versions[DOC_EXTRACTOR] ?? null,
+    });
     const t0 = performance.now();
     const c = await introspectWithCache(source, versions, key, { force: !!opts.force, runner, dir });
     progress(`${source.toolchain}: ${c.entry.available ? `${c.symbols.length} symbols` : 'unavailable'} (${Math.round(performance.now() - t0)} ms)`);
@@ -187,7 +197,7 @@ async function doBuild(opts: BuildKbOptions): Promise<BuildKbOutcome> {
     builtAt: new Date().toISOString(),
     buildMs: 0,
     indexMs,
-    runner: introspectRunner.kind,
+    runner: opts.runner.kind,
     toolchains: Object.fromEntries(corpora.map((c) => [c.source.toolchain, c.entry])),
     manuals: { files: manualFiles.map((f) => f.abs), hash: manualHash },
     chunks: { total: chunks.length, byToolchain },

@@ -22,3 +22,7 @@ export function manualDirs(): string[] {
 
 export const labelledQueriesFile = path.join(dataDir, 'kb', 'queries.json');
 export const introspectScript = path.join(repoRoot, 'runners', 'kb', 'introspect.py');
+/** Every file the introspection runs from (the entry and the griffe helper it imports), shipped side by side. */
+/** The child-process end of lib/kb/build-in-child.ts (it runs introspection, so it lives beside it). */
+export const buildChildEntry = path.join(repoRoot, 'runners', 'kb', 'build-child.ts');
+export const introspectFiles = ['introspect.py', 'static_docs.py'].map((f) => path.join(repoRoot, 'runners', 'kb', f));

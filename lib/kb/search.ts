@@ -2,7 +2,7 @@
 // rank with BM25, keep one hit per symbol, and cut a snippet around the words asked about.
 import { RetrieveArgs, type KbChunk, type KbHit, type RetrieveArgsInput } from '../../schemas/kb.js';
 import { badInputFromZod } from '../errors.js';
-import { buildKb } from './build.js';
+import { buildKbInChild } from './build-in-child.js';
 import { searchPlan, type SearchTuning } from './index-options.js';
 import { kbDir } from './paths.js';
 import { analyseQuery } from './query.js';
@@ -18,7 +18,7 @@ export class KbNotBuiltError extends Error {
 
 export interface LoadKbOptions {
   dir?: string;
-  /** Build it when missing (takes ~20-40 s once) instead of failing. */
+  /** Build it when missing (takes ~20-40 s once, in a child process: see build-in-child.ts) instead of failing. */
   autoBuild?: boolean;
 }
 
@@ -29,7 +29,7 @@ export async function loadKb(opts: LoadKbOptions = {}): Promise<LoadedKb> {
   let manifest = await readManifest(dir);
   if (!manifest) {
     if (!opts.autoBuild) throw new KbNotBuiltError(dir);
-    await buildKb({ dir });
+    await buildKbInChild({ dir });
     manifest = await readManifest(dir);
     if (!manifest) throw new KbNotBuiltError(dir);
   }

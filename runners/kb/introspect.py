@@ -1,7 +1,9 @@
 """Introspect installed Python packages into JSONL records for physvec's knowledge base.
 
 Runs in the sandbox with its work dir as cwd. Output goes to a file (never stdout) because importing
-arbitrary modules may print.
+arbitrary modules may print. Importing decides which objects exist and under which names; their
+signatures and docstrings come from the source through griffe (static_docs.py, beside this file), and
+from `inspect` only where there is no Python source.
 
   introspect.py versions --out F <dist> [<dist> ...]    -> F holds one JSON object {dist: version or null}
   introspect.py symbols --out F --toolchain T --package P [--package P2 ...]
@@ -23,6 +25,8 @@ import pkgutil
 import sys
 import time
 import warnings
+
+from static_docs import StaticDocs
 
 # Folders that hold test suites, examples or build helpers rather than user-facing API.
 SKIP_SEGMENTS = {"test", "tests", "testing", "benchmarks", "benchmark", "examples", "conftest", "setup"}
@@ -71,7 +75,11 @@ def public_module_names(root, deadline):
     return names
 
 
-def signature_of(obj):
+def clip(sig):
+    return sig if len(sig) <= MAX_SIGNATURE else sig[: MAX_SIGNATURE - 3] + "..."
+
+
+def runtime_signature(obj):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -80,7 +88,7 @@ def signature_of(obj):
         return ""
     except Exception:  # noqa: BLE001 - exotic descriptors raise anything
         return ""
-    return sig if len(sig) <= MAX_SIGNATURE else sig[: MAX_SIGNATURE - 3] + "..."
+    return sig
 
 
 def own_doc(obj):
@@ -150,6 +158,7 @@ class Collector:
         self.toolchain = toolchain
         self.root_names = root_names
         self.max_doc = max_doc
+        self.static = StaticDocs()
         self.objects = {}  # id -> [obj, set(aliases)]
         self.modules = []  # (name, module)
 
@@ -166,6 +175,14 @@ class Collector:
                 continue
             entry = self.objects.setdefault(id(obj), [obj, set()])
             entry[1].add(f"{name}.{attr}")
+
+    def signature(self, obj, is_class=False):
+        static = self.static.class_signature(obj) if is_class else self.static.signature(obj)
+        return clip(static if static is not None else runtime_signature(obj))
+
+    def doc(self, obj):
+        static = self.static.docstring(obj)
+        return static or own_doc(obj)
 
     def trimmed(self, doc):
         return doc if len(doc) <= self.max_doc else doc[: self.max_doc] + "\n[...]"
@@ -207,24 +224,24 @@ class Collector:
             others = others[:MAX_ALIASES]
             if inspect.isclass(obj):
                 members = class_members(obj)
-                doc = own_doc(obj) or own_doc(getattr(obj, "__init__", None))
+                doc = self.doc(obj) or own_doc(getattr(obj, "__init__", None))
                 yield {"kind": "class", "qualname": qual, "aliases": others,
-                       "module": getattr(obj, "__module__", ""), "signature": signature_of(obj),
+                       "module": getattr(obj, "__module__", ""), "signature": self.signature(obj, is_class=True),
                        "doc": self.trimmed(doc), "members": [m[0] for m in members][:MAX_MEMBERS]}
                 for mname, fn, kind in members:
                     # Undocumented members still tell an agent that `mycc.ccsd_t()` exists and how to call it.
-                    mdoc = own_doc(fn)
+                    mdoc = self.doc(fn)
                     via_subclasses = sorted(inherited.get((id(obj), mname), ()), key=lambda a: (a.count("."), len(a), a))
                     member_aliases = [f"{a}.{mname}" for a in others[:2]] + via_subclasses[:MAX_ALIASES]
                     yield {"kind": kind, "qualname": f"{qual}.{mname}",
                            "aliases": member_aliases,
                            "module": getattr(obj, "__module__", ""),
-                           "signature": signature_of(fn) if kind == "method" else "",
+                           "signature": self.signature(fn) if kind == "method" else "",
                            "doc": self.trimmed(mdoc), "members": []}
             else:
                 yield {"kind": "function", "qualname": qual, "aliases": others,
-                       "module": getattr(obj, "__module__", ""), "signature": signature_of(obj),
-                       "doc": self.trimmed(own_doc(obj)), "members": []}
+                       "module": getattr(obj, "__module__", ""), "signature": self.signature(obj),
+                       "doc": self.trimmed(self.doc(obj)), "members": []}
 
 
 def cmd_versions(args):

@@ -18,7 +18,9 @@ test('a manuals-only knowledge base rebuilds exactly when its manuals change', a
     path.join(manuals, 'orca-manual.html'),
     '<h1>Geometry optimization</h1><p>Use the <b>!Opt</b> keyword to optimise the geometry.</p><h1>Basis sets</h1><p>def2-TZVP is a triple-zeta basis.</p>',
   );
-  const opts = { sources: [], manualDirs: [manuals], dir };
+  // No Python toolchain is read: a runner that is called at all fails the test.
+  const runner = { kind: 'execa' as const, run: async () => assert.fail('a manuals-only build ran introspect.py') };
+  const opts = { sources: [], manualDirs: [manuals], dir, runner };
 
   await assert.rejects(loadKb({ dir }), KbNotBuiltError);
 

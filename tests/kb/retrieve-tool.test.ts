@@ -80,6 +80,26 @@ test('kb search prints ranked hits; --json prints one document; bad options are 
   await assert.rejects(runCli(['kb', 'search', 'dmrg', '--k', 'many']), BadInputError);
 });
 
+// NetKet's drivers are classes behind a metaclass whose __call__ is `(*args: Any, **kwargs: Any) -> ~P`:
+// run-time introspection reported that for all of them. The corpus takes signatures from the source
+// (griffe), so an Author reads what netket/driver/vmc.py declares.
+test("kb search shows a NetKet driver's real signature, not the metaclass wrapper", { timeout: BUILD_TIMEOUT }, async () => {
+  const { out } = await runCli(['kb', 'search', 'netket.driver.VMC variational Monte Carlo driver', '--toolchain', 'netket', '--k', '5']);
+  const at = out.findIndex((l) => /^ *\d\. netket\.driver\.VMC {2}\[netket class\]/.test(l));
+  assert.ok(at >= 0, `netket.driver.VMC not among the hits:\n${out.join('\n')}`);
+  const signature = out[at + 1]!.trim();
+  assert.match(signature, /^VMC\(hamiltonian\b[^,]*, optimizer\b[^,]*, \*, variational_state\b/, signature);
+  assert.match(signature, /preconditioner/);
+  assert.doesNotMatch(signature, /\*args|\*\*kwargs|~P/);
+
+  const json = await runCli(['kb', 'search', 'netket.driver.VMC_SR', '--toolchain', 'netket', '--json']);
+  const hits = (JSON.parse(json.out.join('\n')) as { hits: { qualifiedName: string; signature: string }[] }).hits;
+  const sr = hits.find((h) => h.qualifiedName === 'netket.driver.VMC_SR');
+  assert.ok(sr, JSON.stringify(hits.map((h) => h.qualifiedName)));
+  assert.match(sr.signature, /\bdiag_shift\b/);
+  assert.match(sr.signature, /\bvariational_state\b/);
+});
+
 test('kb build --json reports the manifest and, unchanged, a skip', { timeout: BUILD_TIMEOUT }, async () => {
   await runCli(['kb', 'build']);
   const { out } = await runCli(['kb', 'build', '--json']);
