@@ -3,6 +3,7 @@
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { ProgrammingReport, RunDigest, ScriptJob, ScriptSummary } from '../../schemas/pipeline.js';
 import { buildIntegrationLevels, buildUnitHarness, integrationLevelFileName, unitHarnessFileName } from '../../lib/harness/index.js';
+import { programmingScores } from '../../lib/verification/programming-scores.js';
 import { ERROR_LINES, judgeUnitRun } from '../../lib/harness/unit-verdict.js';
 import { framesIn, tracebackFrames } from '../../lib/harness/traceback.js';
 import { mentionedNames } from '../../lib/script-analysis/calls.js';
@@ -211,10 +212,7 @@ export async function judgeProgramming(
       failed_level: failed ? failed.level : null,
     };
   });
-  const determined = judge_result.filter((j) => j.judge !== 'undetermined');
-  const unitAccuracy = determined.length ? determined.filter((j) => j.judge === 'correct').length / determined.length : 1;
-  const integrationAccuracy = run_functions.length ? run_functions.reduce((s, r) => s + r.correct_ratio, 0) / run_functions.length : 1;
-  const executable = input.fullRun.exitCode === 0 && !input.fullRun.timedOut;
+  const { unitAccuracy, integrationAccuracy, executable } = programmingScores(judge_result, run_functions, input.fullRun);
   const body = { iteration: input.iteration, judge_result, correct_ratio: unitAccuracy, run_functions, ave_correct_ratio: integrationAccuracy, untested, executable, full_run: { exitCode: input.fullRun.exitCode, stderrTail: lastLines(input.fullRun.stderrTail, 40) } };
   const reportRef = await store.putJson(body, `programming-report-${input.iteration}.json`);
   return { iteration: input.iteration, judge_result, run_functions, untested, unitAccuracy, integrationAccuracy, executable, fullRunError: executable ? undefined : lastError(input.fullRun.stderrTail), reportRef };
