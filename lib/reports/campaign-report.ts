@@ -53,7 +53,7 @@ export async function writeCampaignReport(db: Db, campaignId: string, opts: { py
   await fs.mkdir(dir, { recursive: true });
   // Write to a temporary name and rename, so a reader never sees half a report.
   await writeAtomic(jsonPath, JSON.stringify(json, null, 2) + '\n');
-  await writeAtomic(htmlPath, renderCampaignHtml({ campaign, metrics, records, previous, comparison, svgs: figures.svgs, notices, wallMs, generatedAt }));
+  await writeAtomic(htmlPath, renderCampaignHtml({ campaign, metrics, records, previous, comparison, svgs: figures.svgs, notices, wallMs, generatedAt, dir }));
   setReportPath(db, campaignId, htmlPath);
   return { campaignId, htmlPath, jsonPath, figures: rendered, comparedWith: previous?.campaignId ?? null, regressions };
 }

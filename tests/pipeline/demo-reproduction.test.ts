@@ -55,6 +55,11 @@ test('the demo reproduction finds and repairs all three faults and converges', {
     assert.equal(sci1.assertions.find((x: { case: string }) => x.case === caseId).judge, 'wrong');
     const sciLast = report.scientific.at(-1);
     for (const x of sciLast.assertions) assert.equal(x.judge, 'correct', `${x.case}: ${x.reason}`);
+    // The report's full rubric scorecard: every leaf with one judge per grading repeat (not only the failed ones).
+    if (sciLast.rubric.available) {
+      assert.ok(Array.isArray(sciLast.scorecard) && sciLast.scorecard.length > sciLast.rubric.failed.length, 'every rubric leaf is in the scorecard');
+      for (const l of sciLast.scorecard) assert.equal(l.judges.length, sciLast.rubric.grades.length, `leaf ${l.index}: one judge per repeat`);
+    }
     const sciRepair = report.repairs.find((r: { stage: string }) => r.stage === 'scientific');
     assert.deepEqual(sciRepair.changed, [c.function]);
     // Convergence reached, and the final numbers agree with exact references (numeric checks by code).

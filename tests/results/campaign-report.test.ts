@@ -10,6 +10,7 @@ import path from 'node:path';
 import { createResultsActivities } from '../../activities/results/index.js';
 import { FIGURE_IDS } from '../../lib/reports/campaign-figures.js';
 import { venvPython } from '../../lib/paths.js';
+import { uiUrl } from '../../lib/temporal/connection.js';
 import type { Framework, RunRecord } from '../../schemas/campaign.js';
 import { chromiumAvailable, launchChromium } from '../helpers/browser.js';
 import { run } from './records.js';
@@ -85,7 +86,8 @@ test('campaign report: five figures, tables, and the regression against the prev
   assert.ok(json.notices.some((n: string) => /scripted model/.test(n)));
 
   const html = readFileSync(rep.htmlPath, 'utf8');
-  assert.doesNotMatch(html, /<script|\b(src|href)="(https?:)?\/\//i, 'self-contained: no script, no external URL');
+  assert.doesNotMatch(html, /<script|\bsrc="(https?:)?\/\//i, 'self-contained: no script, nothing loaded from elsewhere');
+  for (const [, href] of html.matchAll(/\bhref="((?:https?:)?\/\/[^"]*)"/gi)) assert.ok(href!.startsWith(`${uiUrl()}/`), `the only absolute links are to the Temporal UI: ${href}`);
   assert.match(html, /scripted model/);
 
   await t.test('the page renders in headless Chromium with all five figures and the regression listed', async (st) => {

@@ -1,0 +1,51 @@
+// The evidence report's folder: the files its page links, copied out of the content-addressed store
+// under readable names beside report.html, so every link is relative and the folder can be archived
+// or mailed as a whole (the store's names are hashes, and it may live on another machine).
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { ArtifactStore } from '../../lib/artifacts/store.js';
+import type { ArtifactRef } from '../../schemas/artifact.js';
+
+export interface LinkedFile {
+  /** Path relative to the report's folder (what the page links). */
+  href: string;
+  /** What the file is, for the page's list of files. */
+  what: string;
+  bytes: number;
+  sha256: string;
+}
+
+/** A run-output path as a safe relative path inside the folder (no `..`, no absolute path). */
+export function safeRelative(p: string): string {
+  const parts = p.split(/[\\/]+/).filter((s) => s && s !== '.' && s !== '..');
+  return parts.map((s) => s.replace(/[^A-Za-z0-9._-]/g, '_')).join('/') || 'unnamed';
+}
+
+export class ReportFolder {
+  readonly files: LinkedFile[] = [];
+  /** Files the page would link but the store does not hold (a report is still written without them). */
+  readonly missing: string[] = [];
+  constructor(readonly dir: string, private readonly store: ArtifactStore) {}
+
+  /** Empties the folder's `artifacts/`: a report rewritten for the same workflow id links no stale file. */
+  async reset(): Promise<void> {
+    await fs.rm(path.join(this.dir, 'artifacts'), { recursive: true, force: true });
+    await fs.mkdir(this.dir, { recursive: true });
+  }
+
+  /** Copies an artifact to `href` (relative to the folder) and lists it; undefined when the store lacks it. */
+  async copy(ref: ArtifactRef, href: string, what: string): Promise<LinkedFile | undefined> {
+    const target = path.join(this.dir, href);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    try {
+      await fs.copyFile(this.store.pathOf(ref.sha256), target);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      this.missing.push(`${what} (${ref.sha256.slice(0, 12)}…): not in the artifact store at ${this.store.root}`);
+      return undefined;
+    }
+    const f = { href, what, bytes: ref.bytes, sha256: ref.sha256 };
+    this.files.push(f);
+    return f;
+  }
+}

@@ -1,0 +1,98 @@
+// What the evidence page shows, as plain data for lib/reports/templates/evidence.eta: table rows with
+// their verdict classes, the rubric scorecards, the numbered lines of the final script. Formatting
+// (numbers, joins) happens here; escaping is the template engine's, on every value.
+import type { TaskContext } from '../../schemas/pipeline.js';
+import type { ReportInput } from './report.js';
+import type { ProtocolReport } from './report-protocol.js';
+import type { ScorecardLeaf } from './report-scorecard.js';
+import type { LinkedFile } from './report-files.js';
+
+export interface VerdictRow { stage: string; test: string; verdict: string; cls: string; evidence: string; href?: string }
+
+interface ViewInput {
+  input: ReportInput;
+  ctx: TaskContext;
+  notices: string[];
+  protocol: ProtocolReport['view'];
+  ui: string;
+  runId?: string;
+  startedAt: number;
+  endedAt: number;
+  stageTimes: { stage: string; startedAt: string; endedAt: string | null; seconds: number }[];
+  diffs: { stage: string; iteration: number; changed: string[]; suggestions: string[]; diff: string; href?: string }[];
+  scorecards: (ScorecardLeaf[] | null)[];
+  finalScript?: string;
+  links: { finalScript?: LinkedFile; authorScript?: LinkedFile; figure?: LinkedFile; programming: (LinkedFile | undefined)[]; rubric: (LinkedFile | undefined)[]; files: LinkedFile[]; missing: string[] };
+  lostLine: string;
+}
+
+const verdictClass = (v: string) => (v === 'correct' || v === 'passed' || v === 'true' ? 'ok' : v === 'undetermined' ? 'warn' : 'bad');
+
+function verdictRows(v: ViewInput): VerdictRow[] {
+  const { input } = v;
+  const programming = input.programmingReports.flatMap((r, k) => {
+    const stage = `programming ${r.iteration}`;
+    const href = v.links.programming[k]?.href;
+    return [
+      ...r.judge_result.map((u) => ({ stage, test: `unit ${u.function}`, verdict: u.judge, cls: verdictClass(u.judge), evidence: u.errors, href })),
+      ...r.run_functions.map((f) => ({ stage, test: `integration ${f.run_function}`, verdict: `correct_ratio ${f.correct_ratio.toFixed(3)}`, cls: f.correct_ratio === 1 ? 'ok' : 'bad', evidence: f.error_analysis, href })),
+      { stage, test: 'full script', verdict: r.executable ? 'runs' : 'fails', cls: r.executable ? 'ok' : 'bad', evidence: r.fullRunError ?? '', href },
+    ];
+  });
+  const scientific = input.scientificRounds.flatMap((s) => {
+    const stage = `scientific ${s.iteration}`;
+    const r = s.rubric;
+    return [
+      {
+        stage, test: 'rubric', verdict: r.available ? `grade ${r.gradeMean?.toFixed(3)}` : 'not available',
+        cls: !r.available ? 'warn' : r.failed.length === 0 ? 'ok' : 'bad',
+        evidence: r.available ? (r.failed.length ? `failed: ${r.failed.map((f) => `#${f.index} ${f.issue}`).join('; ')}` : 'every leaf met') : r.reason ?? '',
+        href: r.available ? `#rubric-${s.iteration}` : undefined,
+      },
+      ...s.assertions.map((a) => ({
+        stage, test: `${a.case} (${a.method})`, verdict: a.judge, cls: verdictClass(a.judge),
+        evidence: `${a.content}\ntruth: ${a.truth}\nobserved: ${JSON.stringify(a.observed ?? null)}\n${a.reason}`,
+      })),
+    ];
+  });
+  const convergence = input.convergence.map((c) => ({
+    stage: 'convergence', test: c.case, verdict: c.converged ? `converged at ${c.convergedAt}` : 'not converged', cls: c.converged && c.ownSetting?.pass !== false ? 'ok' : 'bad',
+    evidence: `${c.parameter} → ${c.sequence.map((s) => `${s.param}: ${JSON.stringify(s.value)}`).join(', ')}\n${c.reason}${c.ownSetting ? `\nown setting ${c.ownSetting.pass ? 'converged' : 'NOT converged'}: ${c.ownSetting.reason}` : ''}`,
+  }));
+  return [...programming, ...scientific, ...convergence];
+}
+
+export function evidenceView(v: ViewInput) {
+  const { input, ctx } = v;
+  const t = input.progress.tokens;
+  return {
+    notices: v.notices,
+    title: `physvec report ${ctx.taskId}`,
+    ctx,
+    status: input.status,
+    message: input.message,
+    workflowId: input.workflowId,
+    runId: v.runId,
+    ui: v.ui,
+    stageReached: input.stageReached,
+    startedAt: new Date(v.startedAt).toISOString(),
+    endedAt: new Date(v.endedAt).toISOString(),
+    wallSeconds: ((v.endedAt - v.startedAt) / 1000).toFixed(1),
+    models: [`default ${input.models.defaultModel}`, ...Object.entries(input.models.roles).map(([role, m]) => `${role} ${m}`)].join('; '),
+    protocol: v.protocol,
+    links: v.links,
+    rows: verdictRows(v),
+    scorecards: input.scientificRounds.map((s, k) => ({
+      iteration: s.iteration, rubric: s.rubric, leaves: v.scorecards[k], href: v.links.rubric[k]?.href,
+      grades: s.rubric.grades.map((g) => g.toFixed(3)).join(', '),
+    })),
+    diffs: v.diffs,
+    tokens: `${input.progress.scripted ? 'scripted model: ' : ''}input ${t.inputTokens}, output ${t.outputTokens}, cached ${t.cachedInputTokens}, tool calls ${t.toolCalls}, LLM calls ${t.llmCalls}, $${t.costUsd.toFixed(4)}${v.lostLine}`,
+    stages: v.stageTimes.map((s) => {
+      const u = input.progress.ledger.byStage[s.stage];
+      return { ...s, inputTokens: u?.inputTokens ?? 0, outputTokens: u?.outputTokens ?? 0, usd: (u?.costUsd ?? 0).toFixed(4), seconds: s.seconds.toFixed(1) };
+    }),
+    human: input.progress.human.map((h) => ({ ...h, at: new Date(h.at).toISOString() })),
+    scriptLines: v.finalScript === undefined ? null : v.finalScript.replace(/\n$/, '').split('\n'),
+  };
+}

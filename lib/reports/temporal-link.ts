@@ -1,0 +1,9 @@
+// Where a report links a run in the Temporal Web UI: the UI address from the dev-server settings
+// (lib/temporal/connection.ts `uiUrl`, PHYSVEC_UI_URL / PHYSVEC_UI_PORT override it), then the UI's
+// own route for one execution, `/namespaces/<ns>/workflows/<workflow id>/<run id>/history`.
+import { uiUrl } from '../temporal/connection.js';
+
+export function runUiUrl(workflowId: string, runId?: string): string {
+  const workflow = uiUrl(workflowId);
+  return runId ? `${workflow}/${encodeURIComponent(runId)}/history` : workflow;
+}
