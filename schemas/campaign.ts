@@ -93,6 +93,8 @@ export const CampaignInput = z.object({
   /** What counts as a pass for early stop and pass@N: executability or scientific completion. */
   passCriterion: z.enum(['executable', 'scientific']).default('scientific'),
   toolchain: z.string().optional(),
+  /** `full`: PhysVEC runs use the tasks' full-size parameters and the large simulation queue (as `reproduce --size full`). */
+  size: z.enum(['scaled', 'full']).optional(),
   limits: z.record(z.string(), z.number()).default({}),
   budget: z.object({ maxTokens: z.number().positive().optional(), maxUsd: z.number().positive().optional() }).default({}),
   /** Children launched per workflow run before continue-as-new (keeps histories small). */

@@ -22,10 +22,16 @@ export const ModelChoice = z.object({
 });
 export type ModelChoice = z.infer<typeof ModelChoice>;
 
+/** `scaled`: the task as the suite runs it; `full`: with its full-size parameters (`scaled.parameters.*.full`), simulations on the large queue. */
+export const TaskSize = z.enum(['scaled', 'full']);
+export type TaskSize = z.infer<typeof TaskSize>;
+
 export const ReproductionInput = z.object({
   taskFile: z.string(),
   datasetRoot: z.string().optional(),
   toolchain: z.string().optional(),
+  /** Absent: scaled (the command sequence of a default run does not change). */
+  size: TaskSize.optional(),
   models: ModelChoice,
   budget: z.object({ maxTokens: z.number().positive().optional(), maxUsd: z.number().positive().optional() }).default({}),
   limits: PipelineLimits.partial().default({}),

@@ -2,7 +2,9 @@
 // substitution when the demanded package is absent), store the source and the rubric leaves.
 import { readFile } from 'node:fs/promises';
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
-import type { TaskContext } from '../../schemas/pipeline.js';
+import type { TaskContext, TaskSize } from '../../schemas/pipeline.js';
+import { applyTaskSize } from '../../lib/tasks/full-size.js';
+import type { ScaledSpec } from '../../schemas/task.js';
 import { loadTaskFile } from '../../lib/tasks/load-task.js';
 import { BadInputError } from '../../lib/errors.js';
 import { planSubstitution } from '../../lib/toolchains/substitution.js';
@@ -19,6 +21,8 @@ export interface PrepareInput {
   taskFile: string;
   datasetRoot?: string;
   toolchain?: string;
+  /** `full`: the request and the cases name the task's full-size parameters (lib/tasks/full-size.ts). */
+  size?: TaskSize;
 }
 
 /** What is installed: the statuses of `profiles` (or of every profile when none are named). */
@@ -42,7 +46,7 @@ export async function prepareTask(store: ArtifactStore, input: PrepareInput, ava
   const chosen = plan.profile;
   // dft_qc: the article's ORCA protocol joins the source; with a substitute, its translation table too.
   const protocol = await protocolForAuthor(store, loaded, plan);
-  const finalRequest = (plan.substituted ? plan.rewrittenRequest : request) + (protocol?.requestNote ?? '');
+  const scaledRequest = (plan.substituted ? plan.rewrittenRequest : request) + (protocol?.requestNote ?? '');
   const substitution: TaskContext['substitution'] = plan.substituted
     ? { substituted: true, original: plan.original, note: plan.note + (protocol?.substitutionNote ?? ''), adaptedLeaves: [] }
     : { substituted: false, adaptedLeaves: [] };
@@ -58,8 +62,11 @@ export async function prepareTask(store: ArtifactStore, input: PrepareInput, ava
   substitution.adaptedLeaves = adapted.adapted.map((x) => ({ index: x.index, from: x.original, to: x.adapted }));
   const rubricAvailable = loaded.rubric.found && leaves.length > 0 && loaded.rubric.normCheck?.ok !== false;
   const cases = <T extends object>(list: T[] | undefined, kind: string) => (list ?? []).map((c, k) => ({ id: `${kind}:${k}`, ...c }));
-  const limitingCases = cases(t.LimitingCases as { content: string; truth: string }[] | undefined, 'limiting');
-  const scientificResults = cases(t.ScientificResults as { content: string; truth: string }[] | undefined, 'scientific');
+  const scaled = t.scaled as ScaledSpec | undefined;
+  const sized = applyTaskSize(input.size, scaled, scaledRequest, cases(t.LimitingCases as { content: string; truth: string }[] | undefined, 'limiting'));
+  const finalRequest = sized.request;
+  const limitingCases = sized.cases;
+  const scientificResults = applyTaskSize(input.size, scaled, '', cases(t.ScientificResults as { content: string; truth: string }[] | undefined, 'scientific')).cases;
   const convergenceCases = cases(t.ConvergenceCases as { content: string; parameter: string; criteria: string }[] | undefined, 'convergence');
   // Before any agent is asked anything: no text a script writer reads may carry a limiting-case truth.
   const sourceFile = loaded.source.found ? loaded.source.path : loaded.digest.path;

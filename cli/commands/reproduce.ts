@@ -16,12 +16,14 @@ import { sayWhenNobodyPolls, withWorkersIfNeeded } from '../runs/workers-on-dema
 import { line, printJson, EXIT } from '../output.js';
 import { badFlags } from '../flags.js';
 import { PausableStage } from '../../schemas/agent-roles.js';
+import { TaskSize } from '../../schemas/pipeline.js';
 
 const Flags = z.object({
   dataset: z.string().optional(),
   model: z.string().optional(),
   roleModel: z.array(z.string()).default([]),
   toolchain: z.string().optional(),
+  size: TaskSize.default('scaled'),
   budgetUsd: z.coerce.number().positive().optional(),
   budgetTokens: z.coerce.number().int().positive().optional(),
   pauseAfter: z.array(PausableStage).default([]),
@@ -59,6 +61,7 @@ export function register(program: Command): void {
     .option('--model <provider:model>', 'model for every agent role (e.g. openai:gpt-5.1, gemini:gemini-2.5-flash, scripted:<cassette>)')
     .option('--role-model <role=provider:model>', 'model for one agent role (repeatable)', (v: string, acc: string[]) => [...acc, v], [])
     .option('--toolchain <profile>', 'toolchain profile, e.g. tenpy to substitute for ITensors')
+    .option('--size <size>', 'scaled (the suite\'s size) | full (the task\'s full-size parameters; simulations on the large queue: `physvec worker --queue large`)', 'scaled')
     .option('--budget-usd <n>', 'stop cleanly (budget_exhausted) before spending more than this')
     .option('--budget-tokens <n>', 'stop cleanly (budget_exhausted) before using more tokens than this')
     .option('--pause-after <stage>', 'pause after a stage and wait for a resume signal (repeatable)', (v: string, acc: string[]) => [...acc, v], [])

@@ -13,7 +13,9 @@ import { repoRoot } from '../../lib/paths.js';
 import { TASK_QUEUES } from '../../temporal-config/queues.js';
 import { SA } from '../../temporal-config/search-attributes.js';
 import type { reproduction } from '../../workflows/reproduction/index.js';
-import type { ReproductionInput } from '../../schemas/pipeline.js';
+import type { ReproductionInput, TaskSize } from '../../schemas/pipeline.js';
+import { fullSizeNote } from '../../lib/tasks/full-size.js';
+import { ScaledSpec } from '../../schemas/task.js';
 import { PIPELINE_ROLES, checkDatasetRoot, checkRoleNames, checkScriptedModels, checkToolchain } from './preflight.js';
 
 export { PIPELINE_ROLES } from './preflight.js';
@@ -21,6 +23,7 @@ export { PIPELINE_ROLES } from './preflight.js';
 export interface ReproduceOptions extends CliOverrides {
   dataset?: string;
   toolchain?: string;
+  size?: TaskSize;
   pauseAfter?: ReproductionInput['pauseAfter'];
   limits?: ReproductionInput['limits'];
   workflowId?: string;
@@ -63,10 +66,18 @@ export async function prepareReproduction(taskFile: string, opts: ReproduceOptio
   const raw = inspected.task.task as { User_requests?: string; toolchain?: string };
   const toolchain = await checkToolchain({ id: taskId, topic, request: String(raw.User_requests ?? ''), toolchain: raw.toolchain }, opts.toolchain);
   if (toolchain.substitutionNote) notes.push(toolchain.substitutionNote);
+  const full = opts.size === 'full';
+  if (full) {
+    const scaled = ScaledSpec.safeParse((inspected.task.task as { scaled?: unknown }).scaled);
+    const note = fullSizeNote(scaled.success ? scaled.data : undefined);
+    notes.push(note ? `--size full: ${note}` : '--size full: the task has no scaled parameters, it already runs at full size');
+    notes.push(`--size full: its simulations go to the large queue; a worker must serve it (\`physvec worker --queue large\` on a big host)`);
+  }
   const input: ReproductionInput = {
     taskFile: file,
     datasetRoot: opts.dataset,
     toolchain: opts.toolchain,
+    ...(full ? { size: 'full' as const } : {}),
     models: { defaultModel: config.llm.defaultModel, roles: config.llm.roles },
     budget: { maxTokens: config.budget.maxTokens ?? undefined, maxUsd: config.budget.maxUsd ?? undefined },
     limits: opts.limits ?? {},

@@ -23,7 +23,7 @@ export function childCall(campaignId: string, spec: CampaignSpec, run: RunKey): 
     limits: spec.limits,
   };
   const workflowType = run.framework === 'physvec' ? 'reproduction' : run.framework === '1-shot' ? 'oneShotBaseline' : 'reactBaseline';
-  const input = run.framework === 'physvec' ? { ...common, pauseAfter: [] } : { ...common, rag: run.framework === 'react-rag' };
+  const input = run.framework === 'physvec' ? { ...common, pauseAfter: [], ...(spec.size === 'full' ? { size: 'full' as const } : {}) } : { ...common, rag: run.framework === 'react-rag' };
   return {
     workflowType,
     options: {

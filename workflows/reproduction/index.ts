@@ -10,6 +10,7 @@ import { light } from '../shared/activities.js';
 import { endingFailure } from '../shared/ending.js';
 import { recordEnding, type WrittenReport } from '../shared/evidence.js';
 import { runJobs } from '../shared/run-jobs.js';
+import { LARGE_RUN_MAX_MS } from '../../temporal-config/timeouts.js';
 import type { StageEnv } from '../shared/run-record.js';
 import { physvecAuthor } from '../agents/author.js';
 import { programmingVerifier } from '../verifiers/programming.js';
@@ -65,7 +66,8 @@ export async function reproduction(rawInput: ReproductionInput): Promise<Reprodu
 async function prepareAndAuthor(r: Reproduction): Promise<StageEnv> {
   const { input, limits, agents, record } = r;
   r.enter('prepare');
-  const ctx = await light.prepareTask({ taskFile: input.taskFile, datasetRoot: input.datasetRoot, toolchain: input.toolchain });
+  const full = input.size === 'full';
+  const ctx = await light.prepareTask({ taskFile: input.taskFile, datasetRoot: input.datasetRoot, toolchain: input.toolchain, ...(full ? { size: input.size } : {}) });
   record.ctx = ctx;
   r.progress.taskId = ctx.taskId;
   r.progress.substitution = ctx.substitution.note;
@@ -73,7 +75,9 @@ async function prepareAndAuthor(r: Reproduction): Promise<StageEnv> {
   const script = await physvecAuthor(agents, ctx, limits.authorStructureRetries);
   const authored = Object.assign(record, { ctx, script, authorScriptRef: script.scriptRef });
   await r.human.boundary('author', authored);
-  return { agents, ctx, limits, runAll: runJobs(ctx.language, limits.runTimeoutMs), enter: r.enter, record: authored };
+  // Full size: simulations on the large queue, each run bounded by the queue's maximum rather than the scaled suite's timeout.
+  const runAll = full ? runJobs(ctx.language, LARGE_RUN_MAX_MS, 'large') : runJobs(ctx.language, limits.runTimeoutMs);
+  return { agents, ctx, limits, runAll, enter: r.enter, record: authored };
 }
 
 /** The evidence report (always, whatever the outcome), then the result — or the failure that carries it. */

@@ -6,7 +6,7 @@ import { proxyActivities, type ActivityInterfaceFor, type ActivityOptions } from
 import type { PipelineActivities, SimulationPipelineActivities } from '../../activities/pipeline/index.js';
 import type { ScriptJob } from '../../schemas/pipeline.js';
 import { describePurpose } from '../../schemas/job-purpose.js';
-import { LIGHT_ACTIVITY, SANDBOX_ACTIVITY } from '../../temporal-config/timeouts.js';
+import { LARGE_SANDBOX_ACTIVITY, LIGHT_ACTIVITY, SANDBOX_ACTIVITY } from '../../temporal-config/timeouts.js';
 import { TASK_QUEUES } from '../../temporal-config/queues.js';
 
 type Summarize = (name: string, input: Record<string, unknown> | undefined) => string | undefined;
@@ -48,3 +48,5 @@ const simSummary: Summarize = (_name, input) => (input?.job ? jobSummary(input.j
 
 export const light = withSummaries(proxyActivities<PipelineActivities>({ ...LIGHT_ACTIVITY, taskQueue: TASK_QUEUES.orchestration }), lightSummary);
 export const sim = withSummaries(proxyActivities<SimulationPipelineActivities>({ ...SANDBOX_ACTIVITY, taskQueue: TASK_QUEUES.simulation }), simSummary);
+/** Full-size runs (`--size full`): the large queue, served by bigger hosts (`physvec worker --queue large`). */
+export const simLarge = withSummaries(proxyActivities<SimulationPipelineActivities>({ ...LARGE_SANDBOX_ACTIVITY, taskQueue: TASK_QUEUES.large }), simSummary);
