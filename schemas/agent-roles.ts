@@ -35,3 +35,9 @@ export type WorkflowStage = z.infer<typeof WorkflowStage>;
 
 /** Stages whose verifier passes ask models (the stage argument of a programming / scientific pass). */
 export type VerifierStage = Extract<WorkflowStage, 'programming' | 'scientific' | 'evaluation'>;
+
+/** The (role, stage) of a model call as the workflows make it: what a workflow's cassette entries are keyed by. */
+export interface WorkflowCallKey {
+  role: AgentRole;
+  stage: WorkflowStage;
+}

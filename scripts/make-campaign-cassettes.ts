@@ -26,6 +26,7 @@ import { loadMutant } from '../lib/tasks/source-edits.js';
 import { parseScript } from '../lib/script-analysis/index.js';
 import { loadTaskFile } from '../lib/tasks/load-task.js';
 import { Cassette, type CassetteEntry } from '../schemas/llm.js';
+import type { WorkflowCallKey } from '../schemas/agent-roles.js';
 
 const read = (p: string) => readFileSync(p, 'utf8');
 const refs = path.join(repoRoot, 'data', 'references');
@@ -115,7 +116,8 @@ async function build(spec: TaskSpec): Promise<void> {
   for (const trial of [1, 2]) {
     const author = trial === 1 ? faulty : spec.correct;
     const e: CassetteEntry[] = [];
-    const add = (entry: Omit<CassetteEntry, 'usage' | 'json'> & { json: unknown }, promptChars: number) => e.push({ ...entry, usage: usage(promptChars, entry.json) } as CassetteEntry);
+    // Keyed by the workflows' own role and stage names (schemas/agent-roles.ts).
+    const add = (entry: Omit<CassetteEntry, 'usage' | 'json' | 'role' | 'stage'> & WorkflowCallKey & { json: unknown }, promptChars: number) => e.push({ ...entry, usage: usage(promptChars, entry.json) } as CassetteEntry);
     const graded = { judges: leaves.map((l) => ({ index: l.index, judge: 1 as const, support: 'satisfied by the code' })) };
 
     // ---- the Author (PhysVEC and 1-shot: plan + documentation; ReAct: the coder call alone) ------
@@ -129,10 +131,10 @@ async function build(spec: TaskSpec): Promise<void> {
 
     // ---- PhysVEC ----------------------------------------------------------------------------------
     const unitJson = { entries: spec.unitEntries };
-    for (const stage of ['programming', 'evaluation']) add({ role: 'unit-test-writer', stage, iteration: '*', json: unitJson }, 5200 + author.length);
+    for (const stage of ['programming', 'evaluation'] as const) add({ role: 'unit-test-writer', stage, iteration: '*', json: unitJson }, 5200 + author.length);
     if (trial === 1) add({ role: 'repairer', stage: 'programming', iteration: 1, json: programmingFix }, 1900 + faulty.length + 2600);
     if (rubricAvailable) {
-      for (const stage of ['scientific', 'evaluation']) {
+      for (const stage of ['scientific', 'evaluation'] as const) {
         for (let k = 0; k < 2; k++) {
           add({ role: 'rubric-grader', stage, iteration: '*', json: graded }, 1500 + 120 * leaves.length + author.length);
           add({ role: 'rubric-consistency', stage, iteration: '*', json: graded }, 900 + 220 * leaves.length);
@@ -141,7 +143,7 @@ async function build(spec: TaskSpec): Promise<void> {
     }
     const variantsJson = { variants: spec.variants };
     const cases = spec.variants.length;
-    for (const stage of ['scientific', 'evaluation']) add({ role: 'assertion-writer', stage, iteration: '*', json: variantsJson }, 900 + 260 * cases + author.length);
+    for (const stage of ['scientific', 'evaluation'] as const) add({ role: 'assertion-writer', stage, iteration: '*', json: variantsJson }, 900 + 260 * cases + author.length);
     if (trial === 1) add({ role: 'repairer', stage: 'scientific', iteration: 1, json: fix(spec.physics) }, 1600 + afterProgramming.length + 500);
     for (const [i, c] of (spec.convergence ?? []).entries()) add({ role: 'convergence-writer', stage: 'convergence', iteration: i + 1, json: c }, 1100 + spec.correct.length);
 

@@ -9,6 +9,7 @@ import { repoRoot, qmpBenchRoot } from '../lib/paths.js';
 import { parseScript } from '../lib/script-analysis/index.js';
 import { loadTaskFile } from '../lib/tasks/load-task.js';
 import { Cassette, type CassetteEntry } from '../schemas/llm.js';
+import type { WorkflowCallKey } from '../schemas/agent-roles.js';
 import { applyEdits } from '../lib/tasks/source-edits.js';
 import type { SourceEdit } from '../schemas/validation.js';
 
@@ -59,7 +60,8 @@ interface Spec {
 
 async function build(spec: Spec): Promise<void> {
   const entries: CassetteEntry[] = [];
-  const add = (e: Omit<CassetteEntry, 'text'> & { json: unknown }) => entries.push(e as CassetteEntry);
+  // Keyed by the workflows' own role and stage names (schemas/agent-roles.ts): a misspelt key fails to compile.
+  const add = (e: Omit<CassetteEntry, 'text' | 'role' | 'stage'> & WorkflowCallKey & { json: unknown }) => entries.push(e as CassetteEntry);
   add({
     role: 'author', stage: 'author', iteration: 0,
     json: {

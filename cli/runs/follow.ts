@@ -2,6 +2,7 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { SmokeResult } from '../../workflows/smoke.js';
 import { line } from '../output.js';
+import { RESULT_MARKER } from '../../schemas/script-markers.js';
 
 export async function followSmoke(handle: WorkflowHandle, opts: { quiet?: boolean } = {}): Promise<SmokeResult> {
   let last = '';
@@ -23,7 +24,7 @@ export async function followSmoke(handle: WorkflowHandle, opts: { quiet?: boolea
     const result = (await handle.result()) as SmokeResult;
     if (!opts.quiet) {
       line(`  ${result.status}: exit ${result.run.exitCode} in ${result.run.durationMs} ms`);
-      const r = result.run.stdoutTail.split('\n').filter((l: string) => l.startsWith('PHYSVEC_RESULT'));
+      const r = result.run.stdoutTail.split('\n').filter((l: string) => l.startsWith(RESULT_MARKER));
       for (const l of r) line(`  ${l}`);
     }
     return result;

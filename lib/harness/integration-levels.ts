@@ -12,10 +12,12 @@ import { allFunctions } from '../script-analysis/check-structure.js';
 import type { CodeLine } from '../script-analysis/code-model.js';
 import { lexScript } from '../script-analysis/lex-script.js';
 import { integrationLevelFileName } from './file-names.js';
+import { LEVEL_OK_MARKER } from '../../schemas/script-markers.js';
 import { applyEdits, type SourceEdit, withEntryCall } from './source-edits.js';
 import { assignmentIndex, assignmentTargets, truncateFunctionAfter } from './truncate-function.js';
 
-export const LEVEL_OK_MARKER = 'PHYSVEC_LEVEL_OK';
+/** What a level prints when it ran to its end (spelled once, in schemas/script-markers.ts). */
+export { LEVEL_OK_MARKER };
 
 export function levelSuccessMarker(level: number): string {
   return `${LEVEL_OK_MARKER} ${level}`;
@@ -96,7 +98,7 @@ function earlierLinkDrops(
   );
   const own = linesWithin(lines, caller.span.startOffset, caller.span.endOffset);
   const before = own.filter((l) => l.end <= cutStart);
-  const sites = callSites(before, links, language, { skipNestedDefinitions: true });
+  const sites = callSites(before, links, { skipNestedDefinitions: true });
   const drops: { start: number; end: number; text: string }[] = [];
   for (const line of new Set(sites.map((s) => s.line))) {
     const first = line.tokens[0]!;
@@ -138,7 +140,7 @@ export function buildIntegrationLevels(structure: ScriptStructure, runFunctionNa
   // except main's marker.
   const callerCut = (caller: string, callee: string) => {
     const fn = byName.get(caller)!;
-    const site = callSites(linesWithin(lines, fn.span.startOffset, fn.span.endOffset), new Set([callee]), language, {
+    const site = callSites(linesWithin(lines, fn.span.startOffset, fn.span.endOffset), new Set([callee]), {
       skipNestedDefinitions: true,
     })[0];
     if (!site) throw new BadInputError(`\`${caller}\` calls \`${callee}\` only inside a nested definition; call it directly`);

@@ -6,6 +6,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseScript } from '../script-analysis/index.js';
 import { LANGUAGE_EXTENSION } from './paths.js';
+import { RESULT_MARKER } from '../../schemas/script-markers.js';
 import { VerifierCategory, type VerifierLanguage } from './index-schema.js';
 
 export interface ProposalInput {
@@ -53,7 +54,7 @@ export function parseProposal(input: ProposalInput): ParsedProposal {
   }
   const header = checkHeader(input.checkSource);
   if (!header.expected) return fail(`${input.name}.check${ext} lacks its "# expected: <what the check asserts>" line`);
-  if (!/PHYSVEC_RESULT/.test(input.checkSource)) return fail(`${input.name}.check${ext} never prints a PHYSVEC_RESULT line`);
+  if (!input.checkSource.includes(RESULT_MARKER)) return fail(`${input.name}.check${ext} never prints a ${RESULT_MARKER} line`);
   return {
     ok: true,
     proposal: {

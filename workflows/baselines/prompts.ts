@@ -5,9 +5,10 @@
 import type { ArtifactRef } from '../../schemas/artifact.js';
 import type { LlmMessage } from '../../schemas/llm.js';
 import type { RunDigest, TaskContext } from '../../schemas/pipeline.js';
+import { FIGURE_FILE, RESULT_MARKER } from '../../schemas/script-markers.js';
 
 const STRUCTURE = [
-  'Write the script with one function per step (site_, lattice_, hamiltonian_, initialstate_, effector_, observable_, item_, plot_ prefixes), run_<name> functions that call them in order, and a main() that writes figure.png and prints key numbers as `PHYSVEC_RESULT <json>` lines.',
+  `Write the script with one function per step (site_, lattice_, hamiltonian_, initialstate_, effector_, observable_, item_, plot_ prefixes), run_<name> functions that call them in order, and a main() that writes ${FIGURE_FILE} and prints key numbers as \`${RESULT_MARKER} <json>\` lines.`,
   'Python ends with `if __name__ == "__main__": main()`; Julia ends with `main()`. Keep the run to a few minutes on 2 CPU cores.',
 ].join('\n');
 

@@ -1,10 +1,11 @@
 // Prompt of the convergence test (the Scientific verifier's last check): a variant main driven by a knob.
 import type { LlmMessage } from '../../schemas/llm.js';
 import type { ArtifactRef } from '../../schemas/artifact.js';
+import { PARAM_ENV, RESULT_MARKER } from '../../schemas/script-markers.js';
 
 export function convergencePrompt(script: ArtifactRef, c: { id: string; content: string; parameter: string; criteria: string }): LlmMessage[] {
   return [
-    { role: 'system', content: 'You are the Scientific verifier running a convergence test. Write a replacement `main` that reads the knob from the environment variable PHYSVEC_PARAM, runs the calculation and prints the monitored value as `PHYSVEC_RESULT <number>`; propose the schedule of knob values, and name (`monitor`) the `PHYSVEC_RESULT` line of the script\'s own main that prints the same quantity at the script\'s own setting, so the two can be compared.' },
+    { role: 'system', content: `You are the Scientific verifier running a convergence test. Write a replacement \`main\` that reads the knob from the environment variable ${PARAM_ENV}, runs the calculation and prints the monitored value as \`${RESULT_MARKER} <number>\`; propose the schedule of knob values, and name (\`monitor\`) the \`${RESULT_MARKER}\` line of the script's own main that prints the same quantity at the script's own setting, so the two can be compared.` },
     { role: 'user', content: [{ text: 'The script:' }, { artifact: script, label: 'script' }] },
     { role: 'user', content: `${c.id}\nmonitor: ${c.content}\nknob: ${c.parameter}\ncriterion: ${c.criteria}` },
   ];

@@ -5,6 +5,7 @@ import type { ArtifactRef } from '../../schemas/artifact.js';
 import type { AssertionVerdict, RubricOutcome } from '../../schemas/pipeline.js';
 import { rankSuspects, type CaseLocalisation } from '../../lib/verification/suspects.js';
 import { STRUCTURE_RULES } from '../agents/script-structure.js';
+import { RESULT_MARKER } from '../../schemas/script-markers.js';
 
 export function rubricPrompt(script: ArtifactRef, leaves: ArtifactRef): LlmMessage[] {
   return [
@@ -24,7 +25,7 @@ export function rubricConsistencyPrompt(leaves: ArtifactRef, judgesJson: string)
 /** The script writer sees each case's content only — never its truth. */
 export function variantsPrompt(script: ArtifactRef, cases: { id: string; content: string }[], language: string): LlmMessage[] {
   return [
-    { role: 'system', content: `You are the Scientific verifier. For each case write a replacement \`main\` (${language}) ONLY: it sets the case's parameters, calls the script's existing element and run functions unchanged, and prints the asked quantity as \`PHYSVEC_RESULT <json>\`.` },
+    { role: 'system', content: `You are the Scientific verifier. For each case write a replacement \`main\` (${language}) ONLY: it sets the case's parameters, calls the script's existing element and run functions unchanged, and prints the asked quantity as \`${RESULT_MARKER} <json>\`.` },
     { role: 'user', content: [{ text: 'The script:' }, { artifact: script, label: 'script' }] },
     { role: 'user', content: cases.map((c) => `${c.id}: ${c.content}`).join('\n') },
   ];
