@@ -3,6 +3,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { ReproductionResult } from '../../workflows/reproduction/index.js';
 import type { ReproductionProgress } from '../../workflows/reproduction/progress.js';
 import { line } from '../output.js';
+import { liveSimulations } from './live-simulations.js';
 
 export function progressLine(p: ReproductionProgress): string {
   const parts = [`${p.stage}${p.iteration ? ` #${p.iteration}` : ''}`, p.status];
@@ -15,6 +16,8 @@ export function progressLine(p: ReproductionProgress): string {
 
 export async function followReproduction(handle: WorkflowHandle, opts: { quiet?: boolean } = {}): Promise<ReproductionResult> {
   let last = '';
+  let lastSims = '';
+  let polls = 0;
   let seenIterations = 0;
   let done = false;
   const poll = (async () => {
@@ -29,6 +32,13 @@ export async function followReproduction(handle: WorkflowHandle, opts: { quiet?:
         const s = progressLine(p);
         if (s !== last && !opts.quiet) line(`  ${s}`);
         last = s;
+        // Every 5 s: the running simulations' own progress (heartbeat details of the sandbox runs).
+        if (!opts.quiet && polls++ % 5 === 0) {
+          const sims = liveSimulations((await handle.describe()).raw.pendingActivities).filter((x) => x.progress);
+          const text = sims.map((x) => `  simulation ${x.line.replace(/ \d+m?\d*s$/, '')}`).join('\n');
+          if (text && text !== lastSims) line(sims.map((x) => `  simulation ${x.line}`).join('\n'));
+          lastSims = text;
+        }
       } catch {
         /* not started yet */
       }

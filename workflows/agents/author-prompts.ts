@@ -3,6 +3,7 @@
 import type { LlmMessage } from '../../schemas/llm.js';
 import type { TaskContext } from '../../schemas/pipeline.js';
 import { STRUCTURE_RULES } from './script-structure.js';
+import { RUNTIME_RULES } from './runtime-rules.js';
 
 function taskText(ctx: TaskContext): string {
   return [
@@ -35,7 +36,7 @@ export function querySummaryPrompt(ctx: TaskContext, plan: string, queries: stri
 
 export function scriptPrompt(ctx: TaskContext, plan: string, summaryJson: string, feedback?: string): LlmMessage[] {
   const msgs: LlmMessage[] = [
-    { role: 'system', content: `You are the Author agent. ${STRUCTURE_RULES}` },
+    { role: 'system', content: `You are the Author agent. ${STRUCTURE_RULES}${ctx.language === 'python' ? `\n${RUNTIME_RULES}` : ''}` },
     { role: 'user', content: source(ctx) },
     { role: 'user', content: `${taskText(ctx)}\nPlan:\n${plan}\nDocumentation summary:\n${summaryJson}\nWrite the complete script.` },
   ];
