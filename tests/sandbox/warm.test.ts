@@ -14,7 +14,7 @@ import { hostileScript, pidsWithMarker, testStore, useTestStateDir, waitFor } fr
 
 useTestStateDir();
 const store = testStore();
-// Warm starts are opt-in (see runners/sandbox/warm.ts); this file is about them.
+// Warm starts are the default (runners/sandbox/warm.ts); set explicitly, as this file is about them.
 process.env.PHYSVEC_SANDBOX_WARM = '1';
 
 function listSandboxRoot(): string[] {
