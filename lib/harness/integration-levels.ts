@@ -98,7 +98,7 @@ function earlierLinkDrops(
   );
   const own = linesWithin(lines, caller.span.startOffset, caller.span.endOffset);
   const before = own.filter((l) => l.end <= cutStart);
-  const sites = callSites(before, links, language, { skipNestedDefinitions: true });
+  const sites = callSites(before, links, { skipNestedDefinitions: true });
   const drops: { start: number; end: number; text: string }[] = [];
   for (const line of new Set(sites.map((s) => s.line))) {
     const first = line.tokens[0]!;
@@ -140,7 +140,7 @@ export function buildIntegrationLevels(structure: ScriptStructure, runFunctionNa
   // except main's marker.
   const callerCut = (caller: string, callee: string) => {
     const fn = byName.get(caller)!;
-    const site = callSites(linesWithin(lines, fn.span.startOffset, fn.span.endOffset), new Set([callee]), language, {
+    const site = callSites(linesWithin(lines, fn.span.startOffset, fn.span.endOffset), new Set([callee]), {
       skipNestedDefinitions: true,
     })[0];
     if (!site) throw new BadInputError(`\`${caller}\` calls \`${callee}\` only inside a nested definition; call it directly`);

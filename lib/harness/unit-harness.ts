@@ -40,7 +40,7 @@ function dependencies(structure: ScriptStructure, target: string, providedElsewh
   }
   // Top-level constants between functions come along; top-level code that runs script functions does not.
   const topLevel = structure.topLevelCode.filter(
-    (block) => callSites(linesWithin(lines, block.span.startOffset, block.span.endOffset), names, structure.language, {
+    (block) => callSites(linesWithin(lines, block.span.startOffset, block.span.endOffset), names, {
       skipNestedDefinitions: false,
     }).length === 0,
   );

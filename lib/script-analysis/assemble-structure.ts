@@ -52,7 +52,7 @@ export function assembleStructure(
   for (const def of definitions) {
     const fnLines = linesWithin(lines, def.start, def.end);
     const others = new Set([...functionNames].filter((n) => n !== def.name));
-    const callees = [...new Set(callSites(fnLines, others, language, { skipNestedDefinitions: false }).map((c) => c.name))];
+    const callees = [...new Set(callSites(fnLines, others, { skipNestedDefinitions: false }).map((c) => c.name))];
     const base = {
       name: def.name,
       signature: def.signature,
@@ -68,7 +68,7 @@ export function assembleStructure(
     const role = roleOf(def.name);
     if (role.kind === 'element') elementFunctions.push({ ...base, category: role.category });
     else if (role.kind === 'run') {
-      const calls: ElementCall[] = callSites(fnLines, elementNames, language, { skipNestedDefinitions: true }).map((site) => {
+      const calls: ElementCall[] = callSites(fnLines, elementNames, { skipNestedDefinitions: true }).map((site) => {
         const statementStart = site.line.tokens[0]!.start;
         return {
           name: site.name,
@@ -86,7 +86,7 @@ export function assembleStructure(
   const topLevelCode: ScriptStructure['topLevelCode'] = [];
   for (const statement of statements) {
     const stmtLines = linesWithin(lines, statement.start, statement.end);
-    const callsMain = callSites(stmtLines, new Set(['main']), language, { skipNestedDefinitions: true }).length > 0;
+    const callsMain = callSites(stmtLines, new Set(['main']), { skipNestedDefinitions: true }).length > 0;
     if (callsMain && entryPointCall === null) entryPointCall = block(statement.start, statement.end);
     else if (statement.start >= firstDefinition) topLevelCode.push(block(statement.start, statement.end));
   }
@@ -102,27 +102,6 @@ export function assembleStructure(
     topLevelCode,
     entryPointCall,
   };
-}
-
-/** Parameter names from the tokens between a definition's parentheses. */
-export function paramNames(tokens: CodeLine['tokens'], separators: ReadonlySet<string>): string[] {
-  const names: string[] = [];
-  let depth = 0;
-  let segment: CodeLine['tokens'] = [];
-  const flush = () => {
-    // `*args`, `**kwargs` name args/kwargs; a bare `*` or `/` marker names nothing.
-    const first = segment[0]?.text === '*' || segment[0]?.text === '**' ? segment[1] : segment[0];
-    if (first && first.kind === 'name') names.push(first.text);
-    segment = [];
-  };
-  for (const token of tokens) {
-    if (token.text === '(' || token.text === '[' || token.text === '{') depth++;
-    else if (token.text === ')' || token.text === ']' || token.text === '}') depth--;
-    if (depth === 0 && separators.has(token.text)) flush();
-    else segment.push(token);
-  }
-  flush();
-  return names;
 }
 
 /** Index of the bracket closing the one at `open`. */

@@ -1,6 +1,6 @@
-// The token-level view both language lexers produce. Parsers and harness builders work on
-// logical lines (a statement with its continuation lines), never on raw text, so strings and
-// comments can't fool them.
+// The token-level view of a script, read off its syntax tree (code-lines.ts). Parsers and harness
+// builders work on logical lines (a statement with its continuation lines), never on raw text,
+// so strings and comments can't fool them.
 export interface CodeToken {
   kind: 'name' | 'number' | 'string' | 'char' | 'op' | 'macro';
   text: string;
@@ -8,6 +8,10 @@ export interface CodeToken {
   end: number;
   /** Julia only: the name is a keyword that opens or closes a block, or starts a clause. */
   blockRole?: 'open' | 'close' | 'clause';
+  /** The name is the function called by a call expression (`f(x)`, Julia `f.(x)`), not a definition's own name. */
+  call?: boolean;
+  /** The token sits inside a definition nested in a top-level statement (its calls run only if that is called). */
+  nested?: boolean;
 }
 
 /** A Julia block opened by a keyword and still waiting for its `end`. */

@@ -1,73 +1,59 @@
-// Python script → ScriptStructure. Top-level statements are the logical lines at column 0 with
-// the indented lines under them; decorators attach to the def or class that follows.
+// Python syntax tree → ScriptStructure. Top-level statements are the module's children (several
+// on one line, `a = 1; b = 2`, are one statement); a decorated def or class starts at its first
+// decorator.
 import type { ScriptStructure } from '../../schemas/script-structure.js';
-import { assembleStructure, matchingBracket, paramNames, type RawDefinition, type RawStatement } from './assemble-structure.js';
+import { assembleStructure, type RawDefinition, type RawStatement } from './assemble-structure.js';
 import type { CodeLine } from './code-model.js';
-import { lexPython } from './python-lexer.js';
-import { ScriptSyntaxError } from './source-text.js';
+import type { SyntaxNode } from './grammars.js';
+import { extentEnd, topLevelStatements } from './statements.js';
 
-const PARAM_SEPARATORS = new Set([',']);
+/** `x`, `x: int`, `x=1`, `x: int = 1`, `*args`, `**kwargs` → the name; `*` and `/` markers → null. */
+function paramName(node: SyntaxNode | null): string | null {
+  if (!node) return null;
+  switch (node.type) {
+    case 'identifier':
+      return node.text;
+    case 'default_parameter':
+    case 'typed_default_parameter':
+      return paramName(node.childForFieldName('name'));
+    case 'typed_parameter':
+    case 'list_splat_pattern':
+    case 'dictionary_splat_pattern':
+      return paramName(node.firstNamedChild);
+    default:
+      return null;
+  }
+}
 
-function definition(source: string, statement: CodeLine[], start: number): RawDefinition | null {
-  const tokens = statement[0]!.tokens;
-  const kwIndex = tokens[0]!.text === 'async' ? 1 : 0;
-  const keyword = tokens[kwIndex];
-  const name = tokens[kwIndex + 1];
-  if (!keyword || !name || name.kind !== 'name' || (keyword.text !== 'def' && keyword.text !== 'class')) return null;
-  let params: string[] = [];
-  let afterParams = kwIndex + 2;
-  if (tokens[afterParams]?.text === '(') {
-    const close = matchingBracket(tokens, afterParams);
-    if (keyword.text === 'def') params = paramNames(tokens.slice(afterParams + 1, close), PARAM_SEPARATORS);
-    afterParams = close + 1;
-  }
-  let depth = 0;
-  let colon = tokens.length - 1;
-  for (let i = afterParams; i < tokens.length; i++) {
-    const t = tokens[i]!.text;
-    if (t === '(' || t === '[' || t === '{') depth++;
-    else if (t === ')' || t === ']' || t === '}') depth--;
-    else if (depth === 0 && t === ':') {
-      colon = i;
-      break;
-    }
-  }
+function definition(source: string, node: SyntaxNode, end: number): RawDefinition | null {
+  const def = node.type === 'decorated_definition' ? node.childForFieldName('definition') : node;
+  if (!def || (def.type !== 'function_definition' && def.type !== 'class_definition')) return null;
+  const name = def.childForFieldName('name');
+  const colon = def.children.find((c) => c?.type === ':');
+  if (!name || !colon) return null;
+  const params =
+    def.type === 'function_definition'
+      ? (def.childForFieldName('parameters')?.namedChildren ?? []).map(paramName).filter((n): n is string => n !== null)
+      : [];
   return {
     name: name.text,
-    kind: keyword.text === 'def' ? 'function' : 'type',
-    signature: source.slice(tokens[0]!.start, tokens[colon]!.end),
+    kind: def.type === 'function_definition' ? 'function' : 'type',
+    signature: source.slice(def.startIndex, colon.endIndex),
     params,
-    start,
-    end: statement[statement.length - 1]!.end,
+    start: node.startIndex,
+    end,
   };
 }
 
-export function parsePythonScript(source: string): ScriptStructure {
-  const lines = lexPython(source);
-  const statements: CodeLine[][] = [];
-  for (const line of lines) {
-    if (line.indent === 0) statements.push([line]);
-    else if (statements.length === 0) throw new ScriptSyntaxError('unexpected indentation before any statement', line.startLine);
-    else statements[statements.length - 1]!.push(line);
-  }
-
+export function parsePythonScript(source: string, root: SyntaxNode, lines: CodeLine[]): ScriptStructure {
   const definitions: RawDefinition[] = [];
   const others: RawStatement[] = [];
-  let decoratorStart: number | null = null;
-  for (const statement of statements) {
-    const header = statement[0]!;
-    if (header.tokens[0]!.text === '@') {
-      decoratorStart ??= header.start;
-      continue;
-    }
-    const start = decoratorStart ?? header.start;
-    decoratorStart = null;
-    const def = definition(source, statement, start);
+  for (const statement of topLevelStatements(root)) {
+    const start = statement[0]!.startIndex;
+    const end = extentEnd(lines, start, statement[statement.length - 1]!.endIndex);
+    const def = statement.length === 1 ? definition(source, statement[0]!, end) : null;
     if (def) definitions.push(def);
-    else others.push({ start, end: statement[statement.length - 1]!.end });
-  }
-  if (decoratorStart !== null) {
-    throw new ScriptSyntaxError('decorator not followed by a def or class', lines[lines.length - 1]!.startLine);
+    else others.push({ start, end });
   }
   return assembleStructure(source, 'python', lines, definitions, others);
 }
