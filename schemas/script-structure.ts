@@ -6,6 +6,14 @@ import { z } from 'zod';
 export const ScriptLanguage = z.enum(['python', 'julia']);
 export type ScriptLanguage = z.infer<typeof ScriptLanguage>;
 
+/** The file extension of a script in each language (no dot), for every file the pipeline names. */
+export const SCRIPT_EXTENSION = { python: 'py', julia: 'jl' } as const satisfies Record<ScriptLanguage, string>;
+export type ScriptExtension = (typeof SCRIPT_EXTENSION)[ScriptLanguage];
+
+export function scriptExtension(language: ScriptLanguage): ScriptExtension {
+  return SCRIPT_EXTENSION[language];
+}
+
 /** The prefixes the Author agent must use; the category is the prefix without its underscore. */
 export const ElementCategory = z.enum([
   'site',

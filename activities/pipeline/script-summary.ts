@@ -1,14 +1,12 @@
 // Store a script and summarise its structure (element functions, run_ call order, problems).
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { ScriptSummary } from '../../schemas/pipeline.js';
-import type { ScriptStructure } from '../../schemas/script-structure.js';
+import { scriptExtension, type ScriptLanguage, type ScriptStructure } from '../../schemas/script-structure.js';
 import { inspectScript, parseScript } from '../../lib/script-analysis/index.js';
 
-export type ScriptLanguage = 'python' | 'julia';
-
-export function extensionOf(language: ScriptLanguage): string {
-  return language === 'julia' ? 'jl' : 'py';
-}
+export type { ScriptLanguage };
+/** A script's file extension (one mapping, schemas/script-structure.ts). */
+export const extensionOf = scriptExtension;
 
 export async function summarizeScript(store: ArtifactStore, script: string, language: ScriptLanguage): Promise<ScriptSummary> {
   const { structure, problems } = inspectScript(script, language);

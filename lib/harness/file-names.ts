@@ -1,9 +1,8 @@
 // File names the verifiers' reports refer to; the same as the authors' pipeline uses.
-import type { ScriptLanguage } from '../../schemas/script-structure.js';
+import { scriptExtension, type ScriptLanguage } from '../../schemas/script-structure.js';
 
-export function scriptExtension(language: ScriptLanguage): 'py' | 'jl' {
-  return language === 'python' ? 'py' : 'jl';
-}
+/** One language-to-extension mapping for every file the pipeline names (schemas/script-structure.ts). */
+export { scriptExtension };
 
 export function unitHarnessFileName(functionName: string, language: ScriptLanguage): string {
   return `verify_${functionName}_unittest.${scriptExtension(language)}`;

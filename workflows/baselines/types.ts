@@ -4,10 +4,9 @@ import { defineQuery } from '@temporalio/workflow';
 import type { ArtifactRef } from '../../schemas/artifact.js';
 import type { CampaignChildResult, Framework } from '../../schemas/campaign.js';
 import type { UsageTotals } from '../../schemas/llm.js';
-import type { PipelineLimits, RepairRecord, RunDigest, ScriptSummary, TaskContext } from '../../schemas/pipeline.js';
+import type { RepairRecord, RunDigest, ScriptSummary } from '../../schemas/pipeline.js';
 import type { WorkflowStage } from '../../schemas/agent-roles.js';
-import type { Agents } from '../shared/agents.js';
-import type { RunJobs } from '../shared/run-jobs.js';
+import type { PipelineEnv } from '../shared/run-record.js';
 import type { WrittenReport } from '../shared/evidence.js';
 
 export type BaselineStatus = 'running' | 'passed' | 'failed' | 'budget_exhausted' | 'stopped' | 'error';
@@ -59,10 +58,6 @@ export interface BaselineState {
   repairs: RepairRecord[];
 }
 
-export interface BaselineEnv {
-  agents: Agents;
-  ctx: TaskContext;
-  limits: PipelineLimits;
-  runAll: RunJobs;
+export interface BaselineEnv extends PipelineEnv {
   enter: (stage: WorkflowStage, iteration?: number) => void;
 }

@@ -2,15 +2,12 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { LlmLedger } from '../../schemas/llm.js';
 import type { AssertionVerdict, ConvergenceOutcome, ProgrammingReport, RubricOutcome } from '../../schemas/pipeline.js';
+import type { StageTiming } from '../shared/stage-clock.js';
 
 /** `Verdict` search attribute and `status` of the result; final on every ending (error: see workflows/lib/ending.ts). */
 export type ReproductionStatus = 'running' | 'paused' | 'passed' | 'failed' | 'budget_exhausted' | 'stopped' | 'error';
 
-export interface StageTiming {
-  stage: string;
-  startedAt: number;
-  endedAt?: number;
-}
+export type { StageTiming } from '../shared/stage-clock.js';
 
 export interface HumanEvent {
   at: number;

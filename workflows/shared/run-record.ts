@@ -33,12 +33,16 @@ export function emptyRecord(): RunRecord {
   return { programmingReports: [], scientificRounds: [], convergence: [], repairs: [], scientificPassedAt: null };
 }
 
-/** What a stage after the Author works with. */
-export interface StageEnv {
+/** What every step after prepare works with (the reproduction's stages, a baseline's loop and scoring). */
+export interface PipelineEnv {
   agents: Agents;
   ctx: TaskContext;
   limits: PipelineLimits;
   runAll: RunJobs;
+}
+
+/** What a reproduction stage after the Author works with. */
+export interface StageEnv extends PipelineEnv {
   /** Enter a stage (its clock, search attributes; a stop requested meanwhile ends the run here). */
   enter: (stage: ReproductionStage, iteration?: number) => void;
   record: AuthoredRecord;
