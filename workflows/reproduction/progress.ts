@@ -4,7 +4,7 @@ import type { LlmLedger } from '../../schemas/llm.js';
 import type { AssertionVerdict, ConvergenceOutcome, ProgrammingReport, RubricOutcome } from '../../schemas/pipeline.js';
 import type { StageTiming } from '../shared/stage-clock.js';
 
-/** `Verdict` search attribute and `status` of the result; final on every ending (error: see workflows/lib/ending.ts). */
+/** `Verdict` search attribute and `status` of the result; final on every ending (error: see workflows/shared/ending.ts). */
 export type ReproductionStatus = 'running' | 'paused' | 'passed' | 'failed' | 'budget_exhausted' | 'stopped' | 'error';
 
 export type { StageTiming } from '../shared/stage-clock.js';
