@@ -10,6 +10,7 @@ import { canonicalTopic, describeKnownTopics } from '../../lib/tasks/topics.js';
 import { BadInputError } from '../../lib/errors.js';
 import { badFlags } from '../flags.js';
 import { line, printJson } from '../output.js';
+import { textTable } from '../text-table.js';
 
 /** The values the verdict search attribute takes (running/paused while a run works). */
 export const VERDICTS = ['running', 'paused', 'passed', 'failed', 'budget_exhausted', 'stopped', 'error'] as const;
@@ -94,10 +95,7 @@ export function register(program: Command): void {
         if (rows.length === 0) return line(`no runs match (${query})`);
         const cells = rows.map((r) => [r.workflowId, r.taskId ?? '?', r.framework && r.framework !== 'physvec' ? `${r.model ?? '?'} (${r.framework})` : r.model ?? '?', r.verdict ?? r.status.toLowerCase(), r.stage ?? '-', r.startTime.toISOString().replace(/\.\d+Z$/, 'Z'), duration(r.durationMs)]);
         const head = ['id', 'task', 'model', 'verdict', 'stage', 'start', 'duration'];
-        const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-        const fmt = (c: string[]) => c.map((x, i) => x.padEnd(widths[i]!)).join('  ').trimEnd();
-        line(fmt(head));
-        for (const c of cells) line(fmt(c));
+        for (const l of textTable(head, cells)) line(l);
         line(`${rows.length} run(s)${rows.length >= f.limit ? ` (first ${f.limit}; --limit for more)` : ''}; open one with \`physvec status <id>\` or ${uiUrl()}`);
       } finally {
         await connection.close();

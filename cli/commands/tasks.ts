@@ -13,6 +13,7 @@ import { validationReport, type TaskValidationLine, type ValidationReport } from
 import { toolchainLabel, type PreparedTaskLine, type TopicPrepareSummary } from '../../lib/tasks/prepare-report.js';
 import { getProfile } from '../../lib/toolchains/config.js';
 import type { PreparePassOptions, PreparePassReport } from '../runs/prepare-pass.js';
+import { textTable } from '../text-table.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -110,21 +111,16 @@ export async function tasksPrepare(root: string, opts: { json?: boolean; toolcha
 }
 
 function printPrepare(report: PreparePassReport, out: (line: string) => void): void {
-  const toolchainOf = toolchainLabel;
-  const idW = Math.max(0, ...report.tasks.map((l) => l.id.length));
-  const topicW = Math.max(0, ...report.tasks.map((l) => (l.topic ?? '?').length));
-  const tcW = Math.max(0, ...report.tasks.map((l) => toolchainOf(l).length));
-  for (const l of report.tasks) {
-    const head = `${l.id.padEnd(idW)}  ${(l.topic ?? '?').padEnd(topicW)}  ${toolchainOf(l).padEnd(tcW)}`;
-    if (!l.preparable) {
-      out(`${head}  NOT PREPARABLE: ${l.error}`);
-      continue;
-    }
+  const rows = report.tasks.map((l) => {
+    const head = [l.id, l.topic ?? '?', toolchainLabel(l)];
+    if (!l.preparable) return [...head, `NOT PREPARABLE: ${l.error}`];
     const cases = `limiting ${casesText(l.limiting!)}, scientific ${casesText(l.scientific!)}, convergence ${l.convergence!.cases}${l.convergence!.defaultCriteria ? ` (${l.convergence!.defaultCriteria} default criterion)` : ''}`;
     const rubric = l.rubric!.available ? `rubric ${l.rubric!.leaves} leaves, NormCheck ok${l.rubric!.adaptedLeaves ? `, ${l.rubric!.adaptedLeaves} adapted` : ''}` : 'rubric not available';
     const tr = l.translation ? `; protocol translated: ${l.translation.rows} items, ${l.translation.noEquivalent} with no equivalent, ${l.translation.notTranslated} not translated` : '';
-    out(`${head}  source ${l.source!.padEnd(8)}  ${rubric}  ${cases}${tr}${l.lacks.length ? `; lacks: ${l.lacks.join(', ')}` : ''}`);
-  }
+    // Three aligned columns, then the line's free text (as before the table library).
+    return [...head, `source ${l.source!.padEnd(8)}  ${rubric}  ${cases}${tr}${l.lacks.length ? `; lacks: ${l.lacks.join(', ')}` : ''}`];
+  });
+  for (const l of textTable([], rows)) out(l);
   for (const [topic, s] of Object.entries(report.byTopic).sort(([a], [b]) => a.localeCompare(b))) out(topicLine(topic, s));
   const s = report.summary;
   const tcs = report.toolchains.map((t) => `${t.profile} ${t.available ? (t.version ?? 'available') : 'absent'}`).join(', ');
@@ -178,12 +174,7 @@ export async function tasksValidate(root: string, opts: TasksValidateOptions, de
 }
 
 function printReport(report: ValidationReport, out: (line: string) => void): void {
-  const width = (f: (l: TaskValidationLine) => string) => Math.max(0, ...report.tasks.map((l) => f(l).length));
-  const idW = width((l) => l.id);
-  const topicW = width((l) => l.topic ?? '?');
-  const figW = width((l) => figure(l));
-  const rubricW = width(rubricColumn);
-  for (const l of report.tasks) out(formatLine(l, [idW, topicW, figW, rubricW]));
+  for (const l of textTable([], report.tasks.map(rowOf))) out(l);
   for (const r of report.rubricFiles.filter((r) => r.referencedBy.length === 0)) {
     const state = !r.valid ? (r.normCheck && !r.normCheck.ok ? 'NormCheck failed' : 'invalid') : 'ok';
     out(`rubric not used by any task: ${r.file} (${state})`);
@@ -200,13 +191,12 @@ function printReport(report: ValidationReport, out: (line: string) => void): voi
   for (const p of report.problems) out(`${p.severity}: ${formatProblem(p)}`);
 }
 
-function formatLine(l: TaskValidationLine, [idW, topicW, figW, rubricW]: number[]): string {
-  const head = `${l.id.padEnd(idW!)}  ${(l.topic ?? '?').padEnd(topicW!)}  ${figure(l).padEnd(figW!)}`;
-  if (!l.counts) return `${head}  INVALID (see errors below)`;
-  const source = `source ${l.source}`;
+function rowOf(l: TaskValidationLine): string[] {
+  const head = [l.id, l.topic ?? '?', figure(l)];
+  if (!l.counts) return [...head, 'INVALID (see errors below)', '', ''];
   const cases = `limiting ${l.counts.limitingCases}, convergence ${l.counts.convergenceCases}, scientific ${l.counts.scientificResults}`;
   const protocol = l.protocol === null ? '' : l.protocol === 'found' ? '  protocol found' : `  protocol not published (tried ${l.protocolTried.join(', ')})`;
-  return `${head}  ${source.padEnd('source not published'.length)}  ${rubricColumn(l).padEnd(rubricW!)}  ${cases}${protocol}`;
+  return [...head, `source ${l.source}`, rubricColumn(l), `${cases}${protocol}`];
 }
 
 /** The figure name as a reader can check it: invisible characters (published in some names) escaped. */

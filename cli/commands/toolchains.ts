@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { detectToolchains } from '../../activities/toolchains/detect.js';
 import { loadToolchainConfig } from '../../lib/toolchains/config.js';
 import type { ToolchainConfig, ToolchainStatus } from '../../schemas/toolchain.js';
+import { textTable } from '../text-table.js';
 
 export interface ToolchainsCommandDeps {
   out?: (line: string) => void;
@@ -28,16 +29,14 @@ export function register(program: Command, deps: ToolchainsCommandDeps = {}): vo
 export function toolchainsText(statuses: readonly ToolchainStatus[], config: ToolchainConfig): string[] {
   const rows = statuses.map((s) => {
     const profile = config.profiles.find((p) => p.name === s.profile)!;
-    const state = s.available ? 'available' : s.state === 'not installed' ? 'not installed' : `unavailable: ${s.reason ?? 'detection failed'}`;
+    const state = s.available ? 'available' : s.state === 'not installed' ? 'not installed' : 'unavailable';
     const packages = Object.entries(s.versions).map(([k, v]) => `${k} ${v}`).join(', ');
+    // An unavailable toolchain's reason (often a long import error) goes last, where it widens no column.
     const extra = [
-      s.available ? packages : s.state === 'not installed' ? s.reason ?? '' : '',
+      s.available ? packages : s.state === 'not installed' ? s.reason ?? '' : s.reason ?? 'detection failed',
       profile.substitutes.length ? `substitute for ${profile.substitutes.map((x) => x.for).join(', ')}` : '',
     ].filter(Boolean);
     return [s.profile, state, s.version ?? '-', s.language, s.topics.join(','), extra.join('; ')];
   });
-  const header = ['profile', 'status', 'version', 'language', 'topics', 'details'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.filter((r) => !r[1]!.startsWith('unavailable')).map((r) => r[i]!.length)));
-  const fmt = (r: string[]): string => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
-  return [fmt(header), ...rows.map(fmt)];
+  return textTable(['profile', 'status', 'version', 'language', 'topics', 'details'], rows);
 }

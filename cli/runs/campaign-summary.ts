@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { CampaignMetrics, GroupMetrics } from '../../lib/metrics/types.js';
 import { line } from '../output.js';
+import { textTable } from '../text-table.js';
 
 export interface CampaignReportJson {
   campaign: { campaignId: string; status: string; planned: number; scheduleId: string | null; label: string | null };
@@ -58,10 +59,8 @@ export function printSummary(r: CampaignReportJson): void {
     x.model, x.framework, String(x.runs), String(x.skipped), pct(x.S), pct(x.unitAccuracy), pct(x.integrationAccuracy),
     `${x.completedTasks}/${x.tasks}`, num(x.tokensIn), num(x.tokensOut), x.costUsd.toFixed(4),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const fmt = (c: string[]) => c.map((v, i) => (i < 2 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ');
-  line(fmt(header));
-  for (const c of cells) line(fmt(c));
+  // Names left-aligned, numbers right-aligned.
+  for (const l of textTable(header, cells, { align: header.map((_, i) => (i < 2 ? 'left' : 'right')) })) line(l);
   if (r.comparison.previous) {
     line(`compared with ${r.comparison.previous}: ${r.comparison.regressions.length} regression(s)`);
     for (const g of r.comparison.regressions) line(`  ${g.scope} ${g.metric}: ${g.before} → ${g.after}`);

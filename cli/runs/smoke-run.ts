@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { repoRoot } from '../../lib/paths.js';
 import { badInputFromZod, BadInputError } from '../../lib/errors.js';
 import { TASK_QUEUES } from '../../temporal-config/queues.js';
-import { SA } from '../../temporal-config/search-attributes.js';
+import { queuedRunAttributes } from './queued-attributes.js';
 import { artifactStore } from '../../lib/artifacts/store.js';
 import type { smokeReproduction, SmokeResult } from '../../workflows/smoke.js';
 
@@ -46,14 +46,7 @@ export async function startSmoke(client: Client, taskFile: string, opts: { waitS
       waitSeconds: opts.waitSeconds,
       request: { language: 'python', entry: 'main.py', files: [{ path: 'main.py', ref }], timeoutMs: task.smoke.timeoutMs ?? 120_000, label: task.id },
     }],
-    typedSearchAttributes: [
-      { key: SA.TaskId, value: task.id },
-      { key: SA.Topic, value: task.topic },
-      { key: SA.Framework, value: 'smoke' },
-      { key: SA.Model, value: 'none' },
-      { key: SA.Stage, value: 'queued' },
-      { key: SA.Verdict, value: 'running' },
-    ],
+    typedSearchAttributes: queuedRunAttributes({ taskId: task.id, topic: task.topic, framework: 'smoke', model: 'none' }),
   });
   return { handle, task, workflowId };
 }

@@ -9,7 +9,7 @@ import { mapLimit } from '../../lib/toolchains/map-limit.js';
 import { startDevServer } from '../../lib/temporal/dev-server.js';
 import { connectClient } from '../../lib/temporal/connection.js';
 import { TASK_QUEUES } from '../../temporal-config/queues.js';
-import { SA } from '../../temporal-config/search-attributes.js';
+import { queuedRunAttributes } from './queued-attributes.js';
 import { defaultSimulationSlots } from '../../workers/slots.js';
 import type { referenceValidation } from '../../workflows/validation/index.js';
 import { EXIT } from '../output.js';
@@ -47,13 +47,7 @@ export async function validateEntry(client: Client, entry: SuiteEntry): Promise<
       taskQueue: TASK_QUEUES.orchestration,
       args: [entry.input],
       workflowExecutionTimeout: '3h',
-      typedSearchAttributes: [
-        { key: SA.TaskId, value: entry.taskId },
-        { key: SA.Topic, value: entry.topic },
-        { key: SA.Framework, value: 'physvec-validation' },
-        { key: SA.Stage, value: 'queued' },
-        { key: SA.Verdict, value: 'running' },
-      ],
+      typedSearchAttributes: queuedRunAttributes({ taskId: entry.taskId, topic: entry.topic, framework: 'physvec-validation' }),
     });
     return rowOf(entry, { summary: await handle.result(), workflowId });
   } catch (err) {

@@ -3,6 +3,7 @@
 // faulty one.
 import type { ValidationSummary } from '../../schemas/validation.js';
 import type { SuiteEntry } from './validation-suite.js';
+import { textTable } from '../text-table.js';
 
 export interface ValidationRow {
   task: string;
@@ -111,10 +112,7 @@ const COLUMNS: { head: string; cell: (r: ValidationRow) => string }[] = [
 ];
 
 export function formatTable(rows: ValidationRow[], summary: TableSummary): string[] {
-  const widths = COLUMNS.map((c) => Math.max(c.head.length, ...rows.map((r) => c.cell(r).length)));
-  const fmt = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
-  const lines = [fmt(COLUMNS.map((c) => c.head)), widths.map((w) => '-'.repeat(w)).join('  ')];
-  for (const r of rows) lines.push(fmt(COLUMNS.map((c) => c.cell(r))));
+  const lines = textTable(COLUMNS.map((c) => c.head), rows.map((r) => COLUMNS.map((c) => c.cell(r))), { rule: true });
   const red = rows.filter((r) => !r.ok);
   if (red.length) {
     lines.push('', 'not as expected:');
