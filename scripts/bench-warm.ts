@@ -156,6 +156,10 @@ async function demoTable(): Promise<void> {
     console.log(`${`    sandbox runs (${sandboxRuns.length}; union of their intervals)`.padEnd(58)} ${s(sandboxUnion)}  (summed run time ${s(runsTotal).trim()}, of which warm fixed cost ${s(sandboxRuns.length * warmFixed).trim()})`);
     console.log(`${`    light activities (${light.length}; union)`.padEnd(58)} ${s(lightMs)}`);
     console.log(`${'    no activity running (Temporal, timers, workflow tasks)'.padEnd(58)} ${s(workflowWall - union(acts))}`);
+    const byType = new Map<string, { n: number; ms: number }>();
+    for (const a of acts) byType.set(a.type, { n: (byType.get(a.type)?.n ?? 0) + 1, ms: (byType.get(a.type)?.ms ?? 0) + a.end - a.start });
+    const top = [...byType].sort((x, y) => y[1].ms - x[1].ms).slice(0, 6);
+    console.log(`    by activity type (summed): ${top.map(([t, v]) => `${t} ${v.n}× ${(v.ms / 1000).toFixed(1)} s`).join(', ')}`);
     console.log(`physical limit = light ${s(lightMs).trim()} + computation on the critical path ${s(compute).trim()} + one tenpy import ${s(importMs).trim()} + one start-up ${s(startup).trim()} = ${s(limit).trim()}`);
     console.log(`ratio demo wall / physical limit: ${(wall / limit).toFixed(2)} (target ≤ 1.5); workflow wall / limit: ${(workflowWall / limit).toFixed(2)}`);
   } finally {
