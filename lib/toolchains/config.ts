@@ -47,10 +47,6 @@ export function profilesForTopic(topic: Topic, config: ToolchainConfig = loadToo
 }
 
 /** Profiles that declare they can stand in for `original`, in config order. */
-export function substitutesFor(original: string, config: ToolchainConfig = loadToolchainConfig()): ToolchainProfile[] {
-  return config.profiles.filter((p) => p.substitutes.some((s) => s.for === original));
-}
-
 export function languageLabel(language: ToolchainProfile['language']): string {
   return language === 'python' ? 'Python' : language === 'julia' ? 'Julia' : 'ORCA input';
 }
