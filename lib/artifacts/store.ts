@@ -17,15 +17,7 @@ export class ArtifactStore {
   async put(content: string | Uint8Array, meta: { name?: string; mediaType?: string } = {}): Promise<ArtifactRef> {
     const buf = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content);
     const sha256 = createHash('sha256').update(buf).digest('hex');
-    const target = this.pathOf(sha256);
-    try {
-      await fs.access(target);
-    } catch {
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      const tmp = `${target}.${randomUUID()}.tmp`;
-      await fs.writeFile(tmp, buf);
-      await fs.rename(tmp, target);
-    }
+    await this.storeOnce(this.pathOf(sha256), (tmp) => fs.writeFile(tmp, buf));
     return { sha256, bytes: buf.length, ...meta };
   }
 
@@ -33,17 +25,21 @@ export class ArtifactStore {
     const hash = createHash('sha256');
     for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
     const sha256 = hash.digest('hex');
-    const target = this.pathOf(sha256);
     const { size } = await fs.stat(file);
+    await this.storeOnce(this.pathOf(sha256), (tmp) => fs.copyFile(file, tmp));
+    return { sha256, bytes: size, name: meta.name ?? path.basename(file), ...(meta.mediaType ? { mediaType: meta.mediaType } : {}) };
+  }
+
+  /** Writes `target` if it is not there yet, through a temp file renamed into place (never half a file). */
+  private async storeOnce(target: string, write: (tmp: string) => Promise<void>): Promise<void> {
     try {
       await fs.access(target);
     } catch {
       await fs.mkdir(path.dirname(target), { recursive: true });
       const tmp = `${target}.${randomUUID()}.tmp`;
-      await fs.copyFile(file, tmp);
+      await write(tmp);
       await fs.rename(tmp, target);
     }
-    return { sha256, bytes: size, name: meta.name ?? path.basename(file), ...(meta.mediaType ? { mediaType: meta.mediaType } : {}) };
   }
 
   async get(ref: ArtifactRef | string): Promise<Buffer> {
