@@ -9,7 +9,8 @@ import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { ArtifactRef } from '../../schemas/artifact.js';
-import type { AssertionVerdict, ConvergenceOutcome, ProgrammingReport, RepairOutcome, RubricOutcome, RunDigest, TaskContext } from '../../schemas/pipeline.js';
+import type { AssertionVerdict, ConvergenceOutcome, ProgrammingReport, RepairRecord, RubricOutcome, RunDigest, TaskContext } from '../../schemas/pipeline.js';
+import { FIGURE_FILE } from '../../schemas/script-markers.js';
 import { reportDir } from '../../lib/reports/dirs.js';
 import { renderTemplate } from '../../lib/reports/engine.js';
 import { runUiUrl } from '../../lib/reports/temporal-link.js';
@@ -32,7 +33,7 @@ export interface ReportInput {
   programmingReports: ProgrammingReport[];
   scientificRounds: { iteration: number; rubric: RubricOutcome; assertions: AssertionVerdict[] }[];
   convergence: ConvergenceOutcome[];
-  repairs: { stage: string; iteration: number; outcome: RepairOutcome; suggestions: string[] }[];
+  repairs: RepairRecord[];
   finalRun?: RunDigest;
   progress: {
     scripted: boolean;
@@ -95,8 +96,8 @@ export async function writeReport(store: ArtifactStore, input: ReportInput): Pro
   const finalScript = input.finalScriptRef ? await store.getText(input.finalScriptRef) : undefined;
   const finalLink = input.finalScriptRef ? await folder.copy(input.finalScriptRef, `final.${ext}`, 'final script') : undefined;
   const authorLink = input.authorScriptRef ? await folder.copy(input.authorScriptRef, `artifacts/author-script.${ext}`, "the Author's first script") : undefined;
-  const figure = input.finalRun?.files.find((f) => f.path === 'figure.png');
-  const figureLink = figure ? await folder.copy(figure.ref, 'figure.png', 'figure of the final run') : undefined;
+  const figure = input.finalRun?.files.find((f) => f.path === FIGURE_FILE);
+  const figureLink = figure ? await folder.copy(figure.ref, FIGURE_FILE, 'figure of the final run') : undefined;
   const programmingLinks: (LinkedFile | undefined)[] = [];
   for (const r of input.programmingReports) programmingLinks.push(await folder.copy(r.reportRef, `artifacts/programming-${r.iteration}.json`, `Programming verifier report, iteration ${r.iteration}`));
   const rubricLinks: (LinkedFile | undefined)[] = [];
