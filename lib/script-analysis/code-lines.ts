@@ -73,9 +73,9 @@ interface Collected {
 function collectTokens(root: SyntaxNode, source: string, language: ScriptLanguage): Collected[] {
   const out: Collected[] = [];
   const ancestors: SyntaxNode[] = [];
-  /** Start offsets of names that are called; node ids of the calls that are a definition's own header. */
+  /** Start offsets of names that are called; the calls that are a definition's own header. */
   const callees = new Set<number>();
-  const headerCalls = new Set<number>();
+  const headerCalls = new Set<SyntaxNode>();
   let previous: CodeToken | null = null;
 
   const visit = (node: SyntaxNode, nested: boolean) => {
@@ -104,12 +104,12 @@ function collectTokens(root: SyntaxNode, source: string, language: ScriptLanguag
     const nestedHere = nested || (kind !== null && !isTopLevel(ancestors, language));
     if (kind === 'function' && language === 'julia') {
       const header = definingCall(node);
-      if (header) headerCalls.add(header.id);
+      if (header) headerCalls.add(header);
     }
     const fn = calledName(node, language);
-    if (fn && !headerCalls.has(node.id)) callees.add(fn.startIndex);
+    if (fn && !headerCalls.has(node)) callees.add(fn.startIndex);
     ancestors.push(node);
-    for (const child of node.children) if (child) visit(child, nestedHere);
+    for (const child of node.children) visit(child, nestedHere);
     ancestors.pop();
   };
   visit(root, false);

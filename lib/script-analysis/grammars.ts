@@ -3,11 +3,12 @@
 // parsers and parseScript stays synchronous. It reads two .wasm files from node_modules, so it
 // belongs to activities and tools, never to workflow code.
 import { createRequire } from 'node:module';
-import { Language, Parser, type Node, type Tree } from 'web-tree-sitter';
+import { Language, Parser, type Tree } from 'web-tree-sitter';
 import type { ScriptLanguage } from '../../schemas/script-structure.js';
 import { maskMisreadSymbols } from './julia-symbols.js';
+import { SyntaxNode } from './syntax-node.js';
 
-export type { Node as SyntaxNode } from 'web-tree-sitter';
+export { SyntaxNode } from './syntax-node.js';
 
 const require = createRequire(import.meta.url);
 
@@ -28,30 +29,52 @@ function parserFor(language: ScriptLanguage): Parser {
   return parser;
 }
 
-function parse(text: string, language: ScriptLanguage): Tree {
-  const tree = parserFor(language).parse(text);
+/**
+ * The tree copied into plain objects in one cursor walk, then freed: trees live in WebAssembly
+ * memory, which the garbage collector does not see, and every property read through the node API
+ * is a call into WebAssembly (a node's parent is even found by walking down from the root).
+ */
+function plainTree(text: string, language: ScriptLanguage): SyntaxNode {
+  const tree: Tree | null = parserFor(language).parse(text);
   if (!tree) throw new Error(`the ${language} parser returned no tree`);
-  return tree;
+  const cursor = tree.walk();
+  try {
+    const copy = (parent: SyntaxNode | null, field: string | null): SyntaxNode => {
+      const node = new SyntaxNode(text, parent, field, {
+        type: cursor.nodeType,
+        isNamed: cursor.nodeIsNamed,
+        isMissing: cursor.nodeIsMissing,
+        startIndex: cursor.startIndex,
+        endIndex: cursor.endIndex,
+        startRow: cursor.startPosition.row,
+        endRow: cursor.endPosition.row,
+      });
+      if (cursor.gotoFirstChild()) {
+        do node.children.push(copy(node, cursor.currentFieldName));
+        while (cursor.gotoNextSibling());
+        cursor.gotoParent();
+      }
+      node.hasError = node.isError || node.isMissing || node.children.some((c) => c.hasError);
+      return node;
+    };
+    return copy(null, null);
+  } finally {
+    cursor.delete();
+    tree.delete();
+  }
 }
 
 /**
- * Parses `source` and hands the root node to `use`. Trees live in WebAssembly memory, which the
- * garbage collector does not see, so the tree is freed as soon as `use` returns: nothing derived
- * from it may keep a node. Node text may differ from `source` where julia-symbols.ts masked a
- * keyword (same length, same offsets): read text by slicing `source`.
+ * The syntax tree of `source`. Node text may differ from `source` where julia-symbols.ts masked
+ * a keyword (same length, same offsets): read text by slicing `source`.
  */
-export function withSyntaxTree<T>(source: string, language: ScriptLanguage, use: (root: Node) => T): T {
-  let tree = parse(source, language);
+export function syntaxTree(source: string, language: ScriptLanguage): SyntaxNode {
+  let root = plainTree(source, language);
   // Each round masks the symbols the previous parse misread; a few rounds settle any script.
   for (let round = 0; language === 'julia' && round < 4; round++) {
-    const masked = maskMisreadSymbols(tree.rootNode, tree.rootNode.text);
+    const masked = maskMisreadSymbols(root, root.text);
     if (masked === null) break;
-    tree.delete();
-    tree = parse(masked, language);
+    root = plainTree(masked, language);
   }
-  try {
-    return use(tree.rootNode);
-  } finally {
-    tree.delete();
-  }
+  return root;
 }

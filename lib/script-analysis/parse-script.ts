@@ -2,7 +2,7 @@
 // read off the tree. Synchronous and free of I/O once grammars.ts has loaded.
 import { ScriptLanguage, type ScriptStructure } from '../../schemas/script-structure.js';
 import { codeLines } from './code-lines.js';
-import { withSyntaxTree } from './grammars.js';
+import { syntaxTree } from './grammars.js';
 import { parseJuliaScript } from './julia-structure.js';
 import { parsePythonScript } from './python-structure.js';
 import { syntaxError } from './syntax-errors.js';
@@ -14,10 +14,9 @@ import { syntaxError } from './syntax-errors.js';
  */
 export function parseScript(source: string, language: ScriptLanguage): ScriptStructure {
   const lang = ScriptLanguage.parse(language);
-  return withSyntaxTree(source, lang, (root) => {
-    const error = syntaxError(root, source, lang);
-    if (error) throw error;
-    const lines = codeLines(root, source, lang);
-    return lang === 'python' ? parsePythonScript(source, root, lines) : parseJuliaScript(source, root, lines);
-  });
+  const root = syntaxTree(source, lang);
+  const error = syntaxError(root, source, lang);
+  if (error) throw error;
+  const lines = codeLines(root, source, lang);
+  return lang === 'python' ? parsePythonScript(source, root, lines) : parseJuliaScript(source, root, lines);
 }
