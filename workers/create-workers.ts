@@ -76,40 +76,28 @@ export async function createWorkers(
       }),
     );
   }
-  if (queue === 'simulation' || queue === 'all') {
-    const { workflowBundle: _b, workflowsPath: _p, ...rest } = overrides;
+  // A simulation worker takes no workflow tasks, so the bundle options are dropped.
+  const { workflowBundle: _b, workflowsPath: _p, ...rest } = overrides;
+  const simulationWorker = async (taskQueue: string, activities: WorkerOptions['activities'], slots: number) => {
     // Work dirs a killed worker left behind go now, not at the first run (runners/sandbox/workdir.ts).
     sweepStaleWorkDirsOnce();
-    workers.push(
-      await Worker.create({
-        connection,
-        namespace,
-        taskQueue: TASK_QUEUES.simulation,
-        activities: simulationActivities(),
-        interceptors,
-        ...HEARTBEATS,
-        maxConcurrentActivityTaskExecutions: defaultSimulationSlots(),
-        ...SHUTDOWN,
-        ...rest,
-      }),
-    );
+    return Worker.create({
+      connection,
+      namespace,
+      taskQueue,
+      activities,
+      interceptors,
+      ...HEARTBEATS,
+      maxConcurrentActivityTaskExecutions: slots,
+      ...SHUTDOWN,
+      ...rest,
+    });
+  };
+  if (queue === 'simulation' || queue === 'all') {
+    workers.push(await simulationWorker(TASK_QUEUES.simulation, simulationActivities(), defaultSimulationSlots()));
   }
   if (queue === 'large') {
-    const { workflowBundle: _b, workflowsPath: _p, ...rest } = overrides;
-    sweepStaleWorkDirsOnce();
-    workers.push(
-      await Worker.create({
-        connection,
-        namespace,
-        taskQueue: TASK_QUEUES.large,
-        activities: largeSimulationActivities(),
-        interceptors,
-        ...HEARTBEATS,
-        maxConcurrentActivityTaskExecutions: largeQueueSlots(),
-        ...SHUTDOWN,
-        ...rest,
-      }),
-    );
+    workers.push(await simulationWorker(TASK_QUEUES.large, largeSimulationActivities(), largeQueueSlots()));
   }
   return workers;
 }
