@@ -9,9 +9,7 @@ import { createResultsActivities } from '../activities/results/index.js';
 import { createCampaignActivities } from '../activities/campaign/index.js';
 import { createKbTools, RETRIEVE_TOOL_SPEC } from '../lib/kb/tools.js';
 import { loadKb } from '../lib/kb/search.js';
-import { detectToolchain } from '../activities/toolchains/detect.js';
-import { loadToolchainConfig } from '../lib/toolchains/config.js';
-import { mapLimit } from '../lib/toolchains/map-limit.js';
+import { detectToolchain, detectToolchains } from '../activities/toolchains/detect.js';
 import type { ToolchainStatus } from '../schemas/toolchain.js';
 import { announceSandboxProtections } from '../runners/sandbox/index.js';
 
@@ -23,12 +21,13 @@ const detected = new Map<string, Promise<ToolchainStatus>>();
  * profiles asked about: a reproduction's prepare asks for its own toolchain (all only to substitute).
  */
 function toolchains(profiles?: readonly string[]): Promise<ToolchainStatus[]> {
-  const all = loadToolchainConfig().profiles;
-  const wanted = profiles ? all.filter((p) => profiles.includes(p.name)) : all;
-  return mapLimit(wanted, 2, (p) => {
-    let status = detected.get(p.name);
-    if (!status) detected.set(p.name, (status = detectToolchain(p)));
-    return status;
+  return detectToolchains({
+    profiles: profiles ? [...profiles] : undefined,
+    detect: (p) => {
+      let status = detected.get(p.name);
+      if (!status) detected.set(p.name, (status = detectToolchain(p)));
+      return status;
+    },
   });
 }
 

@@ -13,12 +13,14 @@ export interface DetectOptions {
   profiles?: string[];
   /** Probes in flight at once (default 2). */
   concurrency?: number;
+  /** How one profile is detected (default detectToolchain; a worker passes its per-process cache). */
+  detect?: (profile: ToolchainProfile) => Promise<ToolchainStatus>;
 }
 
 export async function detectToolchains(opts: DetectOptions = {}): Promise<ToolchainStatus[]> {
   const config = opts.config ?? loadToolchainConfig();
   const wanted = opts.profiles ? config.profiles.filter((p) => opts.profiles!.includes(p.name)) : config.profiles;
-  return mapLimit(wanted, opts.concurrency ?? 2, (p) => detectToolchain(p));
+  return mapLimit(wanted, opts.concurrency ?? 2, opts.detect ?? detectToolchain);
 }
 
 export async function detectToolchain(profile: ToolchainProfile): Promise<ToolchainStatus> {

@@ -13,6 +13,7 @@ import { chunkManuals, hashManuals, listManualFiles } from './manuals.js';
 import { introspectFiles, kbDir, manualDirs } from './paths.js';
 import { INTROSPECT_LIMITS, PYTHON_SOURCES, distributionOf, type PythonSource } from './sources.js';
 import { buildExists, readManifest, saveKb, type StoredManifest } from './store.js';
+import { mapLimit } from '../toolchains/map-limit.js';
 
 export const KB_FORMAT_VERSION = 1;
 
@@ -54,19 +55,6 @@ async function hashFiles(files: string[]): Promise<string> {
 
 function sha(value: unknown): string {
   return createHash('sha256').update(JSON.stringify(value)).digest('hex');
-}
-
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  });
-  await Promise.all(workers);
-  return out;
 }
 
 interface ToolchainCorpus {
