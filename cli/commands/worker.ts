@@ -5,6 +5,7 @@ import { connectWorker } from '../../lib/temporal/connection.js';
 import { runWorkers, installRuntime } from '../../workers/create-workers.js';
 import { BadInputError } from '../../lib/errors.js';
 import { line } from '../output.js';
+import { largeQueueLimits, largeQueueSlots } from '../../workers/large-queue.js';
 
 const Queue = z.enum(['orchestration', 'simulation', 'large', 'all']);
 
@@ -18,6 +19,11 @@ export function register(program: Command): void {
       if (!q.success) throw new BadInputError(`--queue: expected orchestration, simulation, large or all, got "${opts.queue}"`);
       installRuntime(); // before the first connection creates the runtime
       const { connection, target } = await connectWorker();
+      if (q.data === 'large') {
+        // The queue's own limits, so whoever starts a worker on a big host sees what its runs may use.
+        const limits = largeQueueLimits();
+        line(`large queue: each run up to ${limits.memoryMb} MiB and ${(limits.maxTimeoutMs / 3600_000).toFixed(1)} h (PHYSVEC_LARGE_MEMORY_MB, PHYSVEC_LARGE_MAX_HOURS), ${largeQueueSlots()} at once (PHYSVEC_LARGE_SLOTS)`);
+      }
       await runWorkers(connection, target.namespace, q.data, () => line(`worker(s) for ${q.data} polling ${target.address} (namespace ${target.namespace}); Ctrl-C to stop`));
       await connection.close();
     });

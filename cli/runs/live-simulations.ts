@@ -15,7 +15,7 @@ export interface LiveSimulation {
   elapsedMs: number | null;
   progress: SimulationProgress | null;
   checkpoint: CheckpointState | null;
-  /** One line for people: "final run: sweep 7, max_sweeps 20, E -15.4066 (attempt 2, restored), 3m12s". */
+  /** One line for people: "final run: sweep 7/20, E -15.4066 (attempt 2; checkpoint …, restored) 3m12s". */
   line: string;
 }
 
@@ -46,8 +46,30 @@ function valueText(v: unknown): string {
   return String(v);
 }
 
+/** The key holding `key`'s total, if the values have one: sweep ← max_sweeps, iteration ← n_iter, step ← steps_total. */
+function totalKeyOf(key: string, values: Record<string, unknown>): string | undefined {
+  const candidates = Object.keys(values).filter((k) => k !== key && typeof values[k] === 'number');
+  return candidates.find((k) => {
+    const m = /^(?:max|n|total|num)_(.+?)s?$/.exec(k) ?? /^(.+?)s?_(?:total|max)$/.exec(k);
+    return m !== null && m[1]!.length >= 3 && key.startsWith(m[1]!);
+  });
+}
+
+/** "sweep 7/20, E -15.4066": a counter and its total read as one value. */
+function valueTexts(values: Record<string, unknown>): string[] {
+  const totals = new Map<string, string>();
+  for (const [k, v] of Object.entries(values)) {
+    const total = typeof v === 'number' ? totalKeyOf(k, values) : undefined;
+    if (total && !totals.has(total)) totals.set(k, total);
+  }
+  const shownAsTotal = new Set(totals.values());
+  return Object.entries(values)
+    .filter(([k]) => !shownAsTotal.has(k) || totals.has(k))
+    .map(([k, v]) => (totals.has(k) ? `${k} ${valueText(v)}/${valueText(values[totals.get(k)!])}` : `${k} ${valueText(v)}`));
+}
+
 export function simulationLine(s: Omit<LiveSimulation, 'line'>): string {
-  const values = Object.entries(s.progress?.values ?? {}).map(([k, v]) => `${k} ${valueText(v)}`);
+  const values = valueTexts(s.progress?.values ?? {});
   const parts = [values.length ? values.join(', ') : 'no progress reported'];
   const notes: string[] = [];
   if (s.attempt > 1) notes.push(`attempt ${s.attempt}`);

@@ -19,8 +19,13 @@ test('status lists sandbox runs with their latest progress and checkpoint', () =
     pending({ runId: 'r2', label: 'unit:site_x', elapsedMs: 4000, progress: 'garbage' }),
   ]);
   assert.equal(sims.length, 2, 'the LLM call is not a simulation');
-  assert.equal(sims[0]!.line, 'final run: sweep 7, max_sweeps 20, E -15.406612 (attempt 2; checkpoint 1 file(s), 2 KiB, 7 upload(s), restored) 3m12s');
+  assert.equal(sims[0]!.line, 'final run: sweep 7/20, E -15.406612 (attempt 2; checkpoint 1 file(s), 2 KiB, 7 upload(s), restored) 3m12s');
   assert.equal(sims[0]!.progress?.values.sweep, 7);
+  const vmc = liveSimulations([pending({ runId: 'r3', label: 'full', elapsedMs: 61_000, progress: { values: { run: 'vmc_a', iteration: 120, n_iter: 3000, E: -12.5 }, at: 1 } })]);
+  assert.match(vmc[0]!.line, /^final run: run vmc_a, iteration 120\/3000, E -12.5 1m01s$/, 'iteration/n_iter read as one counter');
+  const unrelated = liveSimulations([pending({ runId: 'r4', label: 'full', progress: { values: { chi: 64, max_chi_seen: 80, n_up: 5 }, at: 1 } })]);
+  assert.match(unrelated[0]!.line, /chi 64\/80|chi 64, max_chi_seen 80/, 'a loosely named total is paired or kept, never lost');
+  assert.match(unrelated[0]!.line, /n_up 5/);
   assert.equal(sims[1]!.progress, null, 'malformed progress is dropped, the run still listed');
   assert.match(sims[1]!.line, /^unit:site_x: no progress reported 4s$/);
 });

@@ -59,7 +59,7 @@ export interface SpawnedWorker {
 }
 
 /** `physvec worker --queue <queue>` in a child process. */
-export function spawnWorker(queue: 'orchestration' | 'simulation' | 'all', env: Record<string, string> = {}): SpawnedWorker {
+export function spawnWorker(queue: 'orchestration' | 'simulation' | 'large' | 'all', env: Record<string, string> = {}): SpawnedWorker {
   const t0 = Date.now();
   const proc = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'cli/main.ts'), 'worker', '--queue', queue], {
     env: { ...process.env, PHYSVEC_LOG_LEVEL: 'ERROR', ...env },
