@@ -2,19 +2,21 @@
 // long (a drill `main` with bigger parameters), runs once uninterrupted; then again, and the
 // simulation worker running it is killed -9 at ~70 % of the uninterrupted duration. A worker that
 // was not running it takes the retry, restores the last checkpoint from the shared artifact store
-// and finishes: from the kill to the end (the lost worker's detection included) in at most half the
-// uninterrupted duration, with the same final numbers within the task's tolerance.
-// - DMRG (TeNPy, checkpoint per sweep): two simulation workers with separate state dirs (sandbox,
-//   scratch) and one shared artifact store; killed on A, resumed on B. `physvec status --json`
-//   shows the run's live progress values while it runs.
-// - NetKet VMC (checkpoint every 10 iterations): one worker, killed, a new one started in its place.
-// The fixed cost of a resume (20 s heartbeat timeout, a cold worker and interpreter start, NetKet's JIT
-// again) is ~35-45 s here, so "kill-to-end <= half" needs an uninterrupted run of >= ~4 min on this host
-// when idle. Measured: DMRG L=64 chi=80 at load 25: 179 s, kill-to-end 21 %; VMC 6000 iterations idle:
-// 77 s, 60 %; 15000 iterations: 127 s, 53 %. The defaults (chi=160, 30000 iterations) aim at ~4 min on
-// an idle 2-core host. Sizes: PHYSVEC_RESUME_DRILL_SCALE (default 1) scales them (e.g. 0.25 under load);
-// PHYSVEC_RESUME_DRILL_ONLY=dmrg|vmc runs one of the two; PHYSVEC_RESUME_DRILL_STRICT=1 enforces the half bar. Both runs start cold (PHYSVEC_SANDBOX_WARM=0),
-// so the uninterrupted and the resumed attempt pay the same interpreter start.
+// and finishes, with the same final numbers within the task's tolerance. From the kill to the end
+// (the lost worker's detection included) must take at most half the uninterrupted duration: a speed
+// target, printed always and enforced with PHYSVEC_RESUME_DRILL_STRICT=1 (the drill as a benchmark).
+// - DMRG (TeNPy, checkpoint per sweep; a series of open chains L = 96..176, chi = 200, one checkpoint
+//   per chain): one uninterrupted run, then two interrupted ones: (1) the worker killed and a new one
+//   started in its place; (2) two simulation workers with separate state dirs (sandbox, scratch) and
+//   one shared artifact store, killed on A, resumed on B. `physvec status --json` shows the run's
+//   live progress values while it runs.
+// - NetKet VMC (checkpoint every 10 iterations, 30000 iterations): the worker killed, a new one started.
+// The fixed cost of a resume is the 20 s heartbeat timeout, a retry back-off of ~1 s, a worker start
+// (restart mode) and a cold interpreter (NetKet: JIT again), ~30-45 s here; so the uninterrupted runs
+// are sized to ~4 min on an idle 2-core host. PHYSVEC_RESUME_DRILL_SCALE (default 1) scales the work
+// (e.g. 0.25 for a quick check of the logic); PHYSVEC_RESUME_DRILL_ONLY=dmrg|vmc runs one of the two.
+// Both attempts start cold (PHYSVEC_SANDBOX_WARM=0), so the uninterrupted and the resumed attempt pay
+// the same interpreter start.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -47,17 +49,22 @@ interface Drill {
   fraction?: (values: Record<string, unknown>) => number | null;
 }
 
+/** The series' chain lengths: 96, 112, ..., 176 (six chains) at scale 1; fewer and shorter below. */
+const DMRG_LENGTHS = Array.from({ length: Math.max(2, Math.round(6 * SCALE)) }, (_, k) => 16 * Math.round((96 * Math.sqrt(SCALE)) / 16) + 16 * k);
+
 const DMRG: Drill = {
   task: 'task_dmrg_heisenberg_chain',
   main: `
 def main():
     import os
-    L, chi, sweeps = (int(os.environ[k]) for k in ("PHYSVEC_DRILL_L", "PHYSVEC_DRILL_CHI", "PHYSVEC_DRILL_SWEEPS"))
+    lengths = [int(x) for x in os.environ["PHYSVEC_DRILL_LENGTHS"].split(",")]
+    chi, sweeps = int(os.environ["PHYSVEC_DRILL_CHI"]), int(os.environ["PHYSVEC_DRILL_SWEEPS"])
     print("RESUMED", pv.resumed(), flush=True)
-    energy, psi = run_chain_ground_state(L, 1.0, chi, sweeps)
-    print("PHYSVEC_RESULT " + json.dumps({"name": "energy", "value": energy}))
+    series = item_energy_per_site_series(lengths, 1.0, chi, sweeps)
+    print("PHYSVEC_RESULT " + json.dumps({"name": "e_bulk", "value": series["e_bulk"]}))
+    print("PHYSVEC_RESULT " + json.dumps({"name": "energy", "value": series["E"][-1]}))
 `,
-  env: { PHYSVEC_DRILL_L: String(Math.round(64 * Math.sqrt(SCALE))), PHYSVEC_DRILL_CHI: String(Math.round(160 * Math.sqrt(SCALE))), PHYSVEC_DRILL_SWEEPS: '8' },
+  env: { PHYSVEC_DRILL_LENGTHS: DMRG_LENGTHS.join(','), PHYSVEC_DRILL_CHI: String(Math.round(200 * Math.sqrt(SCALE))), PHYSVEC_DRILL_SWEEPS: '10' },
   rtol: 5e-4,
   progressKey: 'sweep',
 };
@@ -116,14 +123,13 @@ function workerDirs(root: string, name: string, sharedArtifacts: string): Record
 
 const ONLY = process.env.PHYSVEC_RESUME_DRILL_ONLY;
 const STRICT = process.env.PHYSVEC_RESUME_DRILL_STRICT === '1';
-// Each drill takes minutes by design (a simulation long enough to be killed at ~70 %), and its sizes are
-// not tuned yet: in the last full run the DMRG setting finished in 18 s (too short to interrupt) and the
-// VMC drill's worker-identity check failed. Until they are, the drills run on request; the checkpoint
-// restore on a retried attempt is covered fast by tests/sandbox/run-state.test.ts.
-const SLOW = process.env.PHYSVEC_SLOW_TESTS === '1' || ONLY !== undefined;
-const NOT_REQUESTED = 'resume drills take 10+ min and their sizes are not tuned yet: run with PHYSVEC_SLOW_TESTS=1 (or PHYSVEC_RESUME_DRILL_ONLY=dmrg|vmc)';
+// The drills take ~22 min of the suite by design (simulations long enough to be killed at ~70 %);
+// PHYSVEC_RESUME_DRILLS=0 leaves them out of a quick local run, and the skip says so. The checkpoint
+// restore on a retried attempt is also covered fast by tests/sandbox/run-state.test.ts.
+const OFF = process.env.PHYSVEC_RESUME_DRILLS === '0' && ONLY === undefined;
+const NOT_REQUESTED = 'PHYSVEC_RESUME_DRILLS=0: the resume drills (~22 min) were left out of this run';
 
-describe('a long simulation resumes from its checkpoint on another worker', { concurrency: false, skip: SLOW ? false : NOT_REQUESTED }, () => {
+describe('a long simulation resumes from its checkpoint on another worker', { concurrency: false, skip: OFF ? NOT_REQUESTED : false }, () => {
   let client: Client;
   let connection: Connection;
   let orchestration: SpawnedWorker;
@@ -150,79 +156,104 @@ describe('a long simulation resumes from its checkpoint on another worker', { co
     for (const f of figures) console.log(`# ${f}`);
   });
 
-  async function drill(d: Drill, mode: 'two-workers' | 'restart'): Promise<void> {
-    // Uninterrupted.
-    const a0 = worker('simulation', workerDirs(root, 'A', shared));
-    await a0.ready;
-    const t0 = Date.now();
-    const baseline = (await (await startRun(client, d)).result()) as SmokeResult;
-    const uninterruptedMs = Date.now() - t0;
-    assert.equal(baseline.status, 'passed', baseline.run.stderrTail.slice(-2000));
-    const reference = energyOf(baseline);
-    assert.match(baseline.run.stdoutTail, /RESUMED False/);
-    assert.ok(uninterruptedMs >= 60_000, `the drill's simulation must last long enough to be interrupted (took ${uninterruptedMs} ms; raise PHYSVEC_RESUME_DRILL_SCALE)`);
-
-    // Interrupted at ~70 %.
-    const handle = await startRun(client, d);
-    const started = Date.now();
-    let b: SpawnedWorker | undefined = mode === 'two-workers' ? worker('simulation', workerDirs(root, 'B', shared)) : undefined;
-    if (b) await b.ready;
-    // The poller counts a probe's exception as "not yet": outcomes are recorded here and asserted after it.
-    let liveLine: string | null = null;
-    let liveProblem = 'no progress value was seen';
-    let ended = false;
-    const found = await waitFor('70 % of the uninterrupted duration, with a checkpoint', async () => {
-      const p = await pendingRun(handle);
-      if (!p && (await handle.describe()).status.name !== 'RUNNING') {
-        ended = true;
-        return null;
-      }
-      if (liveLine === null && typeof p?.state.progress?.values[d.progressKey] === 'number') {
-        // Live progress through the CLI, as a person would read it.
-        const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'cli/main.ts'), 'status', handle.workflowId, '--json'], { env: process.env, timeout: 60_000 });
-        const sim = (JSON.parse(stdout) as { simulations: { progress: { values: Record<string, unknown> } | null; line: string }[] }).simulations[0];
-        if (typeof sim?.progress?.values[d.progressKey] === 'number' && typeof sim.progress.values.E === 'number') liveLine = sim.line;
-        else liveProblem = `status --json lacks the live ${d.progressKey} and E: ${stdout.slice(0, 800)}`;
-      }
-      // ~70 %: of the uninterrupted duration, or of the work when the script reports its fraction (the host's load varies).
-      const fraction = d.fraction && p?.state.progress ? d.fraction(p.state.progress.values) : null;
-      const far = fraction !== null ? fraction >= 0.7 : Date.now() - started >= 0.7 * uninterruptedMs;
-      return far && p?.state.checkpoint ? p : undefined;
-    }, 3_600_000, 1000);
-    assert.ok(!ended && found, 'the run ended before it could be interrupted');
-    const atKill = found;
-    assert.ok(liveLine, liveProblem);
-    figures.push(`${d.task}: live progress from status --json: ${liveLine}`);
-    assert.ok(atKill.worker.startsWith(`${a0.proc.pid}@`), `the run is on worker A (${atKill.worker})`);
-    await stopWorker(a0, 'SIGKILL');
-    const killedAt = Date.now();
-    if (!b) {
-      b = worker('simulation', workerDirs(root, 'A', shared));
-      await b.ready;
+  /** The drill's task run once without interruption on a fresh worker: its duration and final energy. */
+  async function uninterrupted(d: Drill): Promise<{ ms: number; energy: number }> {
+    const a = worker('simulation', workerDirs(root, 'A', shared));
+    try {
+      await a.ready;
+      const t0 = Date.now();
+      const baseline = (await (await startRun(client, d)).result()) as SmokeResult;
+      const ms = Date.now() - t0;
+      assert.equal(baseline.status, 'passed', baseline.run.stderrTail.slice(-2000));
+      assert.match(baseline.run.stdoutTail, /RESUMED False/);
+      assert.ok(ms >= 60_000 * Math.min(1, SCALE), `the drill's simulation must last long enough to be interrupted (took ${ms} ms; raise PHYSVEC_RESUME_DRILL_SCALE)`);
+      return { ms, energy: energyOf(baseline) };
+    } finally {
+      // A worker left polling would take the next drill's runs (and its retries) and spoil their worker checks.
+      await stopWorker(a);
     }
-    const resumed = await waitFor('the retried attempt', async () => {
-      const p = await pendingRun(handle);
-      return p && p.attempt > atKill.attempt && p.state.checkpoint?.restoredAtAttempt ? p : undefined;
-    }, 600_000, 500).catch(() => undefined);
-    const result = (await handle.result()) as SmokeResult;
-    const killToEndMs = Date.now() - killedAt;
-    await stopWorker(b, 'SIGKILL');
+  }
 
-    assert.equal(result.status, 'passed', result.run.stderrTail.slice(-2000));
-    assert.match(result.run.stdoutTail, /RESUMED True/, 'the retried run started from the restored checkpoint');
-    if (resumed) assert.ok(resumed.worker.startsWith(`${b.proc.pid}@`), `the retry ran on worker ${mode === 'two-workers' ? 'B' : 'A\''} (${resumed.worker})`);
-    const energy = energyOf(result);
-    const cp = atKill.state.checkpoint!;
-    figures.push(`${d.task} (${mode}): uninterrupted ${(uninterruptedMs / 1000).toFixed(1)} s; killed at ${((killedAt - started) / 1000).toFixed(1)} s, kill-to-end ${(killToEndMs / 1000).toFixed(1)} s (${((100 * killToEndMs) / uninterruptedMs).toFixed(0)} %); checkpoint at the kill ${cp.files} file(s), ${(cp.bytes / 1024).toFixed(0)} KiB, ${cp.uploads} upload(s) (${(cp.uploadedBytes / 1024).toFixed(0)} KiB); E ${energy} vs ${reference}`);
-    assert.ok(Math.abs(energy - reference) <= d.rtol * Math.abs(reference), `final energy ${energy} agrees with the uninterrupted ${reference} within ${d.rtol}`);
-    // "Kill-to-end <= half" is a speed target: the suite prints it (a timed assertion on a shared, noisy
-    // host would fail for reasons that are not the resume's); PHYSVEC_RESUME_DRILL_STRICT=1 enforces it,
-    // which is how the drill is run as a benchmark.
-    if (STRICT) assert.ok(killToEndMs <= 0.5 * uninterruptedMs, `kill-to-end ${killToEndMs} ms is at most half the uninterrupted ${uninterruptedMs} ms`);
-    else if (killToEndMs > 0.5 * uninterruptedMs) console.log(`# NOT MET: kill-to-end ${(killToEndMs / 1000).toFixed(1)} s is more than half the uninterrupted ${(uninterruptedMs / 1000).toFixed(1)} s (not enforced without PHYSVEC_RESUME_DRILL_STRICT=1)`);
+  /** The run killed -9 on worker A at ~70 % of `base`; a new worker (restart) or a second one that was polling all along (two-workers) takes the retry. */
+  async function interrupted(d: Drill, base: { ms: number; energy: number }, mode: 'two-workers' | 'restart'): Promise<void> {
+    let a = worker('simulation', workerDirs(root, 'A', shared));
+    let b: SpawnedWorker | undefined = mode === 'two-workers' ? worker('simulation', workerDirs(root, 'B', shared)) : undefined;
+    try {
+      await a.ready;
+      if (b) await b.ready;
+      const handle = await startRun(client, d);
+      const started = Date.now();
+      // The poller counts a probe's exception as "not yet": outcomes are recorded here and asserted after it.
+      let liveLine: string | null = null;
+      let liveProblem = 'no progress value was seen';
+      let ended = false;
+      const found = await waitFor('70 % of the uninterrupted duration, with a checkpoint', async () => {
+        const p = await pendingRun(handle);
+        if (!p && (await handle.describe()).status.name !== 'RUNNING') {
+          ended = true;
+          return null;
+        }
+        if (liveLine === null && typeof p?.state.progress?.values[d.progressKey] === 'number') {
+          // Live progress through the CLI, as a person would read it.
+          const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'cli/main.ts'), 'status', handle.workflowId, '--json'], { env: process.env, timeout: 60_000 });
+          const sim = (JSON.parse(stdout) as { simulations: { progress: { values: Record<string, unknown> } | null; line: string }[] }).simulations[0];
+          if (typeof sim?.progress?.values[d.progressKey] === 'number' && typeof sim.progress.values.E === 'number') liveLine = sim.line;
+          else liveProblem = `status --json lacks the live ${d.progressKey} and E: ${stdout.slice(0, 800)}`;
+        }
+        // ~70 %: of the uninterrupted duration, or of the work when the script reports its fraction (the host's load varies).
+        const fraction = d.fraction && p?.state.progress ? d.fraction(p.state.progress.values) : null;
+        const far = fraction !== null ? fraction >= 0.7 : Date.now() - started >= 0.7 * base.ms;
+        return far && p?.state.checkpoint ? p : undefined;
+      }, 3_600_000, 1000);
+      assert.ok(!ended && found, 'the run ended before it could be interrupted');
+      const atKill = found;
+      assert.ok(liveLine, liveProblem);
+      figures.push(`${d.task} (${mode}): live progress from status --json: ${liveLine}`);
+      // With two workers polling, either may have taken the run: the one running it is "A", the other "B".
+      if (b && atKill.worker.startsWith(`${b.proc.pid}@`)) [a, b] = [b, a];
+      assert.ok(atKill.worker.startsWith(`${a.proc.pid}@`), `the run is on worker A, pid ${a.proc.pid} (${atKill.worker})`);
+      await stopWorker(a, 'SIGKILL');
+      const killedAt = Date.now();
+      if (!b) {
+        b = worker('simulation', workerDirs(root, 'A', shared));
+        await b.ready;
+      }
+      // Where the time after the kill goes: the lost worker's detection and the retry's start, then the restore.
+      let retryStartedAt: number | null = null;
+      const resumed = await waitFor('the retried attempt', async () => {
+        const p = await pendingRun(handle);
+        if (p && p.attempt > atKill.attempt) retryStartedAt ??= Date.now();
+        return p && p.attempt > atKill.attempt && p.state.checkpoint?.restoredAtAttempt ? p : undefined;
+      }, 600_000, 500).catch(() => undefined);
+      const restoredSeenAt = Date.now();
+      const result = (await handle.result()) as SmokeResult;
+      const killToEndMs = Date.now() - killedAt;
+
+      assert.equal(result.status, 'passed', result.run.stderrTail.slice(-2000));
+      assert.match(result.run.stdoutTail, /RESUMED True/, 'the retried run started from the restored checkpoint');
+      if (resumed) assert.ok(resumed.worker.startsWith(`${b.proc.pid}@`), `the retry ran on worker ${mode === 'two-workers' ? 'B' : "A'"}, pid ${b.proc.pid} (${resumed.worker})`);
+      const energy = energyOf(result);
+      const cp = atKill.state.checkpoint!;
+      figures.push(`${d.task} (${mode}): uninterrupted ${(base.ms / 1000).toFixed(1)} s; killed at ${((killedAt - started) / 1000).toFixed(1)} s, kill-to-end ${(killToEndMs / 1000).toFixed(1)} s (${((100 * killToEndMs) / base.ms).toFixed(0)} %: retry attempt seen at +${retryStartedAt ? ((retryStartedAt - killedAt) / 1000).toFixed(1) : '?'} s, restored checkpoint seen at +${((restoredSeenAt - killedAt) / 1000).toFixed(1)} s); checkpoint at the kill ${cp.files} file(s), ${(cp.bytes / 1024).toFixed(0)} KiB, ${cp.uploads} upload(s) (${(cp.uploadedBytes / 1024).toFixed(0)} KiB, one per ${((killedAt - started) / 1000 / Math.max(1, cp.uploads)).toFixed(1)} s); E ${energy} vs ${base.energy}`);
+      assert.ok(Math.abs(energy - base.energy) <= d.rtol * Math.abs(base.energy), `final energy ${energy} agrees with the uninterrupted ${base.energy} within ${d.rtol}`);
+      // "Kill-to-end <= half" is a speed target: the suite prints it (a timed assertion on a shared, noisy
+      // host would fail for reasons that are not the resume's); PHYSVEC_RESUME_DRILL_STRICT=1 enforces it,
+      // which is how the drill is run as a benchmark.
+      if (STRICT) assert.ok(killToEndMs <= 0.5 * base.ms, `kill-to-end ${killToEndMs} ms is at most half the uninterrupted ${base.ms} ms`);
+      else if (killToEndMs > 0.5 * base.ms) console.log(`# NOT MET: kill-to-end ${(killToEndMs / 1000).toFixed(1)} s is more than half the uninterrupted ${(base.ms / 1000).toFixed(1)} s (not enforced without PHYSVEC_RESUME_DRILL_STRICT=1)`);
+    } finally {
+      await stopWorker(a);
+      if (b) await stopWorker(b);
+    }
   }
 
   const skip = (name: string) => (ONLY && ONLY !== name ? `PHYSVEC_RESUME_DRILL_ONLY=${ONLY}` : false);
-  test('DMRG (TeNPy): killed on worker A at ~70 %, resumed on worker B from the shared artifact store', { timeout: 3_600_000, skip: skip('dmrg') }, () => drill(DMRG, 'two-workers'));
-  test('NetKet VMC: worker killed at ~70 %, a new worker resumes from the checkpoint', { timeout: 3_600_000, skip: skip('vmc') }, () => drill(VMC, 'restart'));
+  test('DMRG (TeNPy): killed at ~70 % and resumed from its checkpoint, by a restarted worker and by a second worker sharing the artifact store', { timeout: 3_600_000, skip: skip('dmrg') }, async () => {
+    const base = await uninterrupted(DMRG);
+    await interrupted(DMRG, base, 'restart');
+    await interrupted(DMRG, base, 'two-workers');
+  });
+  test('NetKet VMC: worker killed at ~70 %, a new worker resumes from the checkpoint', { timeout: 3_600_000, skip: skip('vmc') }, async () => {
+    await interrupted(VMC, await uninterrupted(VMC), 'restart');
+  });
 });
