@@ -194,7 +194,14 @@ export const SandboxResult = z.object({
    * same isolation chain, 'cold' a fresh interpreter (reason: why not warm). Absent in results
    * recorded before warm starts existed.
    */
-  start: z.object({ path: z.enum(['warm', 'cold']), reason: z.string().nullable() }).optional(),
+  start: z
+    .object({
+      path: z.enum(['warm', 'cold']),
+      reason: z.string().nullable(),
+      /** A warm run's chain: started and armed before the run arrived, or by the run itself. */
+      chain: z.enum(['pre-started', 'per-run']).optional(),
+    })
+    .optional(),
   /** argv as run (environment values are not part of it), for the audit report. */
   command: z.array(z.string()),
   /** Environment variable names the script saw (values omitted). */

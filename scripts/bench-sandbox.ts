@@ -1,7 +1,10 @@
 // Sandbox start-up benchmark (not a test): the fixed cost of one sandboxed run, cold path vs warm
 // path, against the same script's own work in an already-warm interpreter, measured side by side
 // in one run (trials interleaved, medians), with the machine's load printed next to the numbers.
-//   node --import tsx scripts/bench-sandbox.ts [--runs N]
+// Warm runs are measured twice: on the chain a worker keeps started and armed ahead (prestart.ts;
+// each trial arrives at an idle worker, --gap-ms after the previous one, so that chain is ready as
+// it is between a worker's runs) and on a chain the run starts itself (PHYSVEC_SANDBOX_PRESTART=0).
+//   node --import tsx scripts/bench-sandbox.ts [--runs N] [--gap-ms 300]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -12,6 +15,7 @@ import { runSandboxed, warmUpSandbox } from '../runners/sandbox/index.js';
 
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 5;
+const gapMs = args.includes('--gap-ms') ? Number(args[args.indexOf('--gap-ms') + 1]) : 300;
 process.env.PHYSVEC_STATE_DIR ??= mkdtempSync(path.join(tmpdir(), 'physvec-bench-sandbox-'));
 const store = new ArtifactStore(path.join(process.env.PHYSVEC_STATE_DIR, 'artifacts'));
 
@@ -43,13 +47,17 @@ times.sort(); print(times[len(times) // 2] * 1000)
   return Number(out.trim());
 }
 
-async function sandboxed(code: string, warm: boolean): Promise<{ wall: number; run: number; path: string }> {
-  process.env.PHYSVEC_SANDBOX_WARM = warm ? '1' : '0';
+type Start = 'cold' | 'warm' | 'warm, own chain';
+
+async function sandboxed(code: string, start: Start): Promise<{ wall: number; run: number; path: string }> {
+  process.env.PHYSVEC_SANDBOX_WARM = start === 'cold' ? '0' : '1';
+  process.env.PHYSVEC_SANDBOX_PRESTART = start === 'warm' ? '1' : '0';
+  await new Promise((r) => setTimeout(r, gapMs));
   const t = performance.now();
   const r = await runSandboxed({ language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: code }] }, { store });
   const wall = performance.now() - t;
-  if (r.exitCode !== 0) failures.push(`${code} (${r.start?.path}): exit ${r.exitCode}: ${r.stderrTail.trim().split('\n').pop()}`);
-  return { wall, run: r.durationMs, path: r.start?.path ?? '?' };
+  if (r.exitCode !== 0) failures.push(`${code} (${start}): exit ${r.exitCode}: ${r.stderrTail.trim().split('\n').pop()}`);
+  return { wall, run: r.durationMs, path: r.start?.path === 'warm' ? `warm ${r.start.chain}` : (r.start?.path ?? '?') };
 }
 
 // The zygote starts once per worker (at worker start); its start is reported, not counted per run.
@@ -60,19 +68,29 @@ if (!warmUp.ok) throw new Error(`no warm python: ${warmUp.reason}`);
 console.log(`# warm python ready in ${((performance.now() - zt) / 1000).toFixed(1)} s (preloaded ${warmUp.loaded.join(', ')}); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}, ${runs} trials each, interleaved, medians`);
 console.log('');
 console.log('(b) fixed cost of one sandboxed run: wall of runSandboxed (work dir, uid, cgroup, chain, collection, cleanup) minus the script\'s own work');
-console.log(`${'script'.padEnd(24)} | ${'own work'.padStart(9)} | ${'cold wall'.padStart(9)} | ${'warm wall'.padStart(9)} | ${'cold fixed'.padStart(10)} | ${'warm fixed'.padStart(10)} | cold/warm | spawn→exit cold / warm`);
+console.log(`    warm = on the chain started and armed ahead of the run (trials ${gapMs} ms apart); warm, own chain = PHYSVEC_SANDBOX_PRESTART=0`);
+console.log(`${'script'.padEnd(24)} | ${'own work'.padStart(9)} | ${'cold wall'.padStart(9)} | ${'warm wall'.padStart(9)} | ${'own chain'.padStart(9)} | ${'cold fixed'.padStart(10)} | ${'warm fixed'.padStart(10)} | ${'own chain fixed'.padStart(15)} | cold/warm | spawn→exit cold / warm / own chain`);
 for (const [name, code] of Object.entries(SCRIPTS)) {
   const work = workInWarmInterpreter(code);
-  const cold: number[] = [], warm: number[] = [], coldRun: number[] = [], warmRun: number[] = [];
+  const walls: Record<Start, number[]> = { cold: [], warm: [], 'warm, own chain': [] };
+  const spawned: Record<Start, number[]> = { cold: [], warm: [], 'warm, own chain': [] };
   const paths = new Set<string>();
   for (let i = 0; i < runs; i++) {
-    const c = await sandboxed(code, false);
-    const w = await sandboxed(code, true);
-    cold.push(c.wall); coldRun.push(c.run); warm.push(w.wall); warmRun.push(w.run); paths.add(w.path);
+    for (const start of ['cold', 'warm', 'warm, own chain'] as const) {
+      const r = await sandboxed(code, start);
+      walls[start].push(r.wall);
+      spawned[start].push(r.run);
+      if (start !== 'cold') paths.add(`${start}: ${r.path}`);
+    }
   }
-  const [cw, ww] = [median(cold), median(warm)];
-  console.log(`${name.padEnd(24)} | ${ms(work)} | ${ms(cw)} | ${ms(ww)} | ${ms(cw - work).padStart(10)} | ${ms(ww - work).padStart(10)} | ${(cw / ww).toFixed(1).padStart(8)}× | ${ms(median(coldRun))} / ${ms(median(warmRun))}${paths.has('cold') ? '  (some "warm" trials fell back to cold!)' : ''}`);
+  const [cw, ww, ow] = [median(walls.cold), median(walls.warm), median(walls['warm, own chain'])];
+  const off = [...paths].filter((p) => !['warm: warm pre-started', 'warm, own chain: warm per-run'].includes(p));
+  console.log(
+    `${name.padEnd(24)} | ${ms(work)} | ${ms(cw)} | ${ms(ww)} | ${ms(ow)} | ${ms(cw - work).padStart(10)} | ${ms(ww - work).padStart(10)} | ${ms(ow - work).padStart(15)} | ${(cw / ww).toFixed(1).padStart(8)}× | ` +
+      `${ms(median(spawned.cold))} / ${ms(median(spawned.warm))} / ${ms(median(spawned['warm, own chain']))}${off.length ? `  (not as intended: ${off.join(', ')})` : ''}`,
+  );
 }
+delete process.env.PHYSVEC_SANDBOX_PRESTART;
 for (const f of failures) console.log(`# FAILED trial: ${f}`);
 console.log(`# load average after: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 console.log('# not measured here: (a) demo wall vs its physical limit, (c) serial vs concurrent campaign (see scripts/bench-campaign.ts)');

@@ -4,7 +4,7 @@
 import { Protection } from '../../schemas/sandbox.js';
 import { isolationModeFromEnv, planIsolation } from './plan.js';
 import { probeIsolation, type IsolationProbe } from './probe.js';
-import { warmUpSandbox } from './warm.js';
+import { warmUpSandbox } from './prestart.js';
 
 let announced = false;
 

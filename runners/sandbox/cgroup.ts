@@ -168,6 +168,15 @@ function enableV2Controllers(dir: string): void {
   if (needed.length) write(path.join(dir, 'cgroup.subtree_control'), needed.map((c) => `+${c}`).join(' '));
 }
 
+/**
+ * Pause before the next look at a cgroup that still holds tasks: short at first, since after a
+ * normal end the last one (bwrap's pid 1, still exiting when the outer bwrap has reported) is gone
+ * within a few ms; 20 ms once it takes longer.
+ */
+function retryDelayMs(round: number): number {
+  return Math.min(20, 2 ** round);
+}
+
 /** Run cgroups are named with this prefix; the stale sweep touches nothing else. */
 export const RUN_CGROUP_PREFIX = 'physvec-';
 
@@ -277,7 +286,7 @@ export class RunCgroup {
           // Already gone.
         }
       }
-      await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, retryDelayMs(round)));
     }
   }
 
@@ -296,7 +305,7 @@ export class RunCgroup {
         }
       }
       if (!lastError) return;
-      await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, retryDelayMs(attempt)));
     }
     throw new Error(`could not remove cgroup ${this.name}: ${lastError!.message}`);
   }

@@ -6,4 +6,4 @@ export { HOST_ENV_PASSTHROUGH, buildSandboxEnv } from './env.js';
 export { sandboxRoot } from './workdir.js';
 export { availableRunners, runnerFor, RunnerUnavailableError, type RunnerAvailability } from '../languages/index.js';
 export { announceSandboxProtections, describeSandboxProtections } from './announce.js';
-export { warmUpSandbox } from './warm.js';
+export { warmUpSandbox } from './prestart.js';

@@ -1,17 +1,17 @@
 // Run one untrusted script: join the run's cgroup (memory and processes of the whole run) →
 // prlimit (per-process caps) → bwrap (namespaces, read-only root, seccomp: no user namespaces) →
-// setpriv (a run-specific unprivileged uid, locked for the run) → the interpreter. A python run
-// with the whole chain starts warm: the chain ends in a holder and the worker's pre-imported python
-// forks the run into the holder's namespaces with the same caps (warm.ts, zygote.py); if that is
-// impossible the run starts cold and `result.start` says why. A watchdog
-// kills the run on an OOM kill in its cgroup or past its disk cap. Whatever the host lacks is run
-// without and reported in `result.isolation`; the wall-clock timeout, the environment allow-list
-// and bounded output capture always apply. Cleanup never throws past the result.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import type { Readable } from 'node:stream';
-import { randomUUID } from 'node:crypto';
+// setpriv (a run-specific unprivileged uid, locked for the run) → the interpreter (launch.ts). A
+// python run with the whole chain starts warm: the chain ends in a holder and the worker's
+// pre-imported python forks the run into the holder's namespaces with the same caps (warm.ts,
+// zygote.py); in a worker that chain is usually started and armed before the run arrives
+// (prestart.ts). If a warm start is impossible the run starts cold and `result.start` says why. A
+// watchdog kills the run on an OOM kill in its cgroup or past its disk cap. Whatever the host lacks
+// is run without and reported in `result.isolation`; the wall-clock timeout, the environment
+// allow-list and bounded output capture always apply. Cleanup never throws past the result.
+import { execFile } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { ArtifactStore, artifactStore } from '../../lib/artifacts/store.js';
 import { badInputFromZod } from '../../lib/errors.js';
 import {
@@ -24,25 +24,26 @@ import {
 } from '../../schemas/sandbox.js';
 import { runnerFor } from '../languages/index.js';
 import type { ResolvedRunner } from '../languages/profile.js';
-import { removeRunCgroup, retryLeftCgroups, RunCgroup, sweepStaleCgroupsOnce } from './cgroup.js';
+import { retryLeftCgroups, RunCgroup, sweepStaleCgroupsOnce } from './cgroup.js';
+import { spawnChain, type ChainProcess } from './chain.js';
 import { collectProducedFiles } from './collect.js';
 import { seedMatplotlibCache } from './font-cache.js';
-import { buildSandboxEnv } from './env.js';
-import { prlimitArgs, tmpfsBytes, warmRlimits } from './limits.js';
-import { bwrapMountArgs } from './mounts.js';
-import { pathsHiddenFromScripts } from './hidden-paths.js';
+import { buildLaunch, type Launch } from './launch.js';
+import { warmRlimits } from './limits.js';
 import { HeadTailCapture } from './output-capture.js';
 import { isolationModeFromEnv, planIsolation, protectionsInForce, withoutPrivilegeDrop, withoutRunCgroup, type IsolationMode, type IsolationPlan } from './plan.js';
-import { namespaceFlags, probeIsolation, type IsolationProbe } from './probe.js';
+import { probeIsolation, type IsolationProbe } from './probe.js';
 import { PhaseClock, type Phases } from './phase-clock.js';
+import { prestart, prestartWanted, takePrestarted, type Prestarted } from './prestart.js';
 import { killRun } from './process-tree.js';
-import { runStateEnv } from './run-state/paths.js';
-import { noUserNamespaceFilter } from './seccomp.js';
+import { activeRuns, newRunId, releaseRun } from './run-resources.js';
 import { allocateSandboxUid, type UidLease } from './uid.js';
 import { RunWatchdog } from './watchdog.js';
-import { fdInode, findHolder, HOLDER_READY_FD, holderArgv, warmBlocker, warmProfileOf, zygoteFor } from './warm.js';
-import type { PythonZygote } from './zygote.js';
-import { chownTree, createWorkDir, keepWorkDirs, removeWorkDir, sweepStaleWorkDirsOnce, writeInputs } from './workdir.js';
+import { armInChain, holderReady, warmBlocker, warmProfileOf, warmProfileOfRequest, zygoteFor } from './warm.js';
+import type { ArmedRun, GoRequest, PythonZygote, WarmProfile } from './zygote.js';
+import { chownTree, createWorkDir, keepWorkDirs, sandboxRoot, sweepStaleWorkDirsOnce, writeInputs } from './workdir.js';
+
+export { newRunId } from './run-resources.js';
 
 export interface RunSandboxOptions {
   signal?: AbortSignal;
@@ -76,10 +77,8 @@ const DEFAULT_KILL_AFTER_OUTPUT = 1024 * 1024 * 1024;
 /** After the main process exits, how long stray holders of its pipes get before we stop reading. */
 const PIPE_GRACE_MS = 2_000;
 const MiB = 1024 * 1024;
-/** The fd bwrap reads the seccomp filter from. */
-const SECCOMP_FD = 3;
-/** Runs of this process between creating their cgroup and removing it (the stale sweep leaves them alone). */
-const activeRuns = new Set<string>();
+/** How long a chain of a per-run warm start gets to bring its holder up. */
+const HOLDER_TIMEOUT_MS = 30_000;
 /**
  * How long a run waits for a warm python that is still importing; then it goes cold (the import
  * goes on for later runs). PHYSVEC_SANDBOX_WARM_WAIT_MS changes it (e.g. to check a suite warm).
@@ -99,10 +98,6 @@ async function readyWithin(zygote: PythonZygote, ms: number): Promise<{ vmDataBy
   } finally {
     clearTimeout(timer);
   }
-}
-
-export function newRunId(): string {
-  return `${new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${randomUUID().slice(0, 8)}`;
 }
 
 export function parseSandboxRequest(input: unknown): SandboxRequest {
@@ -128,70 +123,20 @@ function signalFromBwrapExit(code: number | null): string | null {
   return Object.entries(osConstants.signals).find(([, v]) => v === n)?.[0] ?? null;
 }
 
-interface Launch {
-  argv: string[];
-  env: Record<string, string>;
-  uid: number | null;
-  plan: IsolationPlan;
-  cgroup: RunCgroup | null;
-  /** Bytes bwrap reads from fd 3 (`--seccomp 3`). */
-  seccompFilter: Buffer | null;
-  /** The chain ends in the warm holder; this zygote runs the script. */
-  zygote: PythonZygote | null;
-}
-
-function buildLaunch(
-  req: SandboxRequest,
-  runner: ResolvedRunner,
-  plan: IsolationPlan,
-  uid: number | null,
-  workDir: string,
-  privateDir: string,
-  cgroup: RunCgroup | null,
-  zygote: PythonZygote | null,
-): Launch {
-  const useBwrap = plan.bwrap !== null;
-  const env = buildSandboxEnv({
-    workDir,
-    privateDir,
-    tmpDir: useBwrap ? '/tmp' : path.join(privateDir, 'tmp'),
-    pathDirs: runner.pathDirs,
-    runnerEnv: { ...runner.env({ workDir, privateDir }), ...runStateEnv(privateDir) },
-    requestEnv: req.env,
+/** The run started ahead of this one that is exactly the chain it would start, taken (prestart.ts); else null. */
+async function takePrestartedFor(req: SandboxRequest, runner: ResolvedRunner, plan: IsolationPlan, store: ArtifactStore): Promise<Prestarted | null> {
+  if (!prestartWanted() || warmBlocker(req, plan, plan.dropPrivileges, plan.cgroup !== null) !== null) return null;
+  const profile = await warmProfileOfRequest(req, store);
+  return takePrestarted(profile, (pre) => {
+    if (pre.zygote !== zygoteFor(runner, profile) || pre.vmDataBytes > (req.memoryMb * MiB) / 2) return false;
+    const own = buildLaunch(req, runner, plan, pre.lease.uid, pre.workDir, pre.privateDir, pre.cgroup, pre.zygote, false);
+    return path.dirname(pre.workDir) === sandboxRoot() && isDeepStrictEqual(own.argv, pre.launch.argv);
   });
-  let argv = zygote ? holderArgv(runner.argv(req.entry, req.args)) : runner.argv(req.entry, req.args);
-  if (uid !== null && plan.setpriv) {
-    argv = [
-      plan.setpriv, `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups',
-      '--bounding-set=-all', '--inh-caps=-all', '--no-new-privs', '--', ...argv,
-    ];
-  }
-  if (useBwrap) {
-    argv = [
-      plan.bwrap!,
-      ...bwrapMountArgs({
-        workDir,
-        hide: pathsHiddenFromScripts(),
-        readPaths: runner.readPaths,
-        tmpfsBytes: tmpfsBytes(req),
-        supportsSize: plan.bwrapSupportsSize,
-        uid,
-      }),
-      ...namespaceFlags(plan.root),
-      '--hostname', 'physvec-sandbox',
-      '--die-with-parent', '--new-session',
-      ...(plan.seccomp ? ['--seccomp', String(SECCOMP_FD)] : []),
-      '--', ...argv,
-    ];
-  }
-  if (plan.prlimit) argv = [...prlimitArgs(plan.prlimit, req), ...argv];
-  // Outermost, so the first process is in the cgroup before anything else is started.
-  if (cgroup) argv = cgroup.joinArgv(argv);
-  return { argv, env, uid, plan, cgroup, seccompFilter: useBwrap && plan.seccomp ? noUserNamespaceFilter() : null, zygote };
 }
 
 export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxOptions = {}): Promise<SandboxResult> {
   const clock = new PhaseClock();
+ 
   const req = parseSandboxRequest(input);
   const store = opts.store ?? artifactStore();
   opts.signal?.throwIfAborted();
@@ -204,19 +149,24 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
     sweepStaleCgroupsOnce(plan.cgroup, activeRuns);
     retryLeftCgroups();
   }
-  const runId = newRunId();
-  clock.mark('request, probe, sweeps');
-  const { dir: workDir, privateDir } = await createWorkDir(runId);
-  let lease: UidLease | null = null;
-  let cgroup: RunCgroup | null = null;
+  const pre = await takePrestartedFor(req, runner, plan, store);
+  const runId = pre?.runId ?? newRunId();
+  clock.mark(pre ? 'request, probe, sweeps, take the pre-started chain' : 'request, probe, sweeps');
+  const { dir: workDir, privateDir } = pre ? { dir: pre.workDir, privateDir: pre.privateDir } : await createWorkDir(runId);
+  let lease: UidLease | null = pre?.lease ?? null;
+  let cgroup: RunCgroup | null = pre?.cgroup ?? null;
+  /** The warm profile this run used or would have used: the next run of it gets a chain started ahead. */
+  let profile: WarmProfile | null = pre?.profile ?? null;
   activeRuns.add(runId);
   try {
     await writeInputs(workDir, req.files, store);
     await opts.beforeStart?.({ workDir, privateDir });
     const mplConfigDir = runner.env({ workDir, privateDir }).MPLCONFIGDIR;
-    if (mplConfigDir) seedMatplotlibCache(mplConfigDir);
+    if (mplConfigDir && !pre) seedMatplotlibCache(mplConfigDir);
     clock.mark('work dir, inputs, font list');
-    if (plan.dropPrivileges) {
+    if (pre) {
+      await chownTree(workDir, pre.lease.uid);
+    } else if (plan.dropPrivileges) {
       lease = await allocateSandboxUid();
       await chownTree(workDir, lease.uid);
       // Without bwrap to re-expose them, the interpreter and work dir must be reachable as they are.
@@ -228,7 +178,7 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
     }
     const uid = lease?.uid ?? null;
     clock.mark('uid lease, chown');
-    if (plan.cgroup) {
+    if (plan.cgroup && !pre) {
       try {
         cgroup = RunCgroup.create(plan.cgroup, runId, { memoryBytes: req.memoryMb * MiB, maxProcesses: req.maxProcesses });
       } catch (err) {
@@ -236,9 +186,11 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
       }
     }
     clock.mark('run cgroup');
-    let coldReason = warmBlocker(req, plan, uid, cgroup);
-    const zygote = coldReason ? null : zygoteFor(runner, await warmProfileOf(workDir, req));
-    if (zygote) {
+    let coldReason = warmBlocker(req, plan, uid !== null, cgroup !== null);
+    let zygote: PythonZygote | null = pre?.zygote ?? null;
+    if (!pre && !coldReason) {
+      profile = await warmProfileOf(workDir, req);
+      zygote = zygoteFor(runner, profile);
       try {
         const info = await readyWithin(zygote, warmWaitMs());
         // The fork inherits the zygote's data segment, counted against RLIMIT_DATA like a cold run's own imports.
@@ -249,12 +201,12 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
     }
     let launch = buildLaunch(req, runner, plan, uid, workDir, privateDir, cgroup, coldReason ? null : zygote);
     clock.mark('launch plan');
-    let outcome = await execute(launch, req, runId, workDir, opts, clock);
+    let outcome = await execute(launch, req, runId, workDir, opts, clock, pre);
     if (outcome.warmFailed !== null) {
       // Nothing of the script ran: the same run again, cold.
       coldReason = `the warm start failed (${outcome.warmFailed})`;
       launch = buildLaunch(req, runner, plan, uid, workDir, privateDir, cgroup, null);
-      outcome = await execute(launch, req, runId, workDir, opts, clock);
+      outcome = await execute(launch, req, runId, workDir, opts, clock, null);
     }
 
     const [stdout, stderr] = await Promise.all([
@@ -285,7 +237,8 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
       files: collected.files,
       skippedFiles: collected.skipped,
       isolation: { mode: plan.mode, missing: plan.missing, inForce: protectionsInForce(plan.missing), note: plan.note, uid },
-      start: { path: launch.zygote ? 'warm' : 'cold', reason: coldReason },
+      start: launch.zygote ? { path: 'warm', reason: null, chain: pre ? 'pre-started' : 'per-run' } : { path: 'cold', reason: coldReason },
+      // A chain started ahead of its run is reported as the run would have started it (with the script's argv after the holder).
       command: launch.argv,
       envNames: Object.keys(launch.env).sort(),
       limits: { timeoutMs: req.timeoutMs, memoryMb: req.memoryMb, cpuSeconds: req.cpuSeconds ?? null, maxProcesses: req.maxProcesses, diskMb: req.diskMb },
@@ -298,19 +251,13 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
     if (cancelled) throw new SandboxCancelledError(result, opts.signal?.reason);
     return result;
   } finally {
-    await cleanUp(runId, cgroup, lease, workDir);
+   
+    await releaseRun(runId, cgroup, lease, workDir);
+   
     clock.mark('clean-up');
     opts.onPhases?.(clock.phases);
+    if (profile) prestart(profile, req);
   }
-}
-
-/** Never throws: a failure is logged and left to the stale sweeps, so the result still comes back. */
-async function cleanUp(runId: string, cgroup: RunCgroup | null, lease: UidLease | null, workDir: string): Promise<void> {
-  if (cgroup) await removeRunCgroup(cgroup);
-  activeRuns.delete(runId);
-  // Only now, with the run's processes gone, may another run have its uid.
-  await lease?.release();
-  if (!keepWorkDirs()) await removeWorkDir(workDir);
 }
 
 /** Results travel in workflow histories: shorten the tails (the full logs are in the store) until the JSON fits. */
@@ -339,26 +286,13 @@ interface Outcome {
   warmFailed: string | null;
 }
 
-async function execute(launch: Launch, req: SandboxRequest, runId: string, workDir: string, opts: RunSandboxOptions, clock: PhaseClock): Promise<Outcome> {
+async function execute(launch: Launch, req: SandboxRequest, runId: string, workDir: string, opts: RunSandboxOptions, clock: PhaseClock, pre: Prestarted | null): Promise<Outcome> {
   const stdout = new HeadTailCapture(req.maxOutputBytes);
   const stderr = new HeadTailCapture(req.maxOutputBytes);
   const killAfter = opts.killAfterOutputBytes ?? DEFAULT_KILL_AFTER_OUTPUT;
   const started = performance.now();
-  // detached: a new session and process group, so the whole group can be signalled at once.
-  const child = spawn(launch.argv[0]!, launch.argv.slice(1), {
-    cwd: workDir,
-    env: launch.env,
-    detached: true,
-    stdio: launch.zygote
-      ? ['pipe', 'pipe', 'pipe', launch.seccompFilter ? 'pipe' : 'ignore', 'pipe']
-      : ['ignore', 'pipe', 'pipe', launch.seccompFilter ? 'pipe' : 'ignore'],
-  });
-  if (launch.seccompFilter) {
-    const filterPipe = child.stdio[SECCOMP_FD] as NodeJS.WritableStream;
-    // If bwrap dies before reading it, the write fails; the run's exit status tells the rest.
-    filterPipe.on('error', () => undefined);
-    filterPipe.end(launch.seccompFilter);
-  }
+  const chain: ChainProcess = pre && launch.zygote ? pre.chain : spawnChain(launch, workDir);
+  const child = chain.child;
   let killedReason: KilledReason = null;
   let killing: Promise<void> | undefined;
   let exited = false;
@@ -372,7 +306,12 @@ async function execute(launch: Launch, req: SandboxRequest, runId: string, workD
       warmFailed ??= why;
       if (child.pid !== undefined && !exited) killing ??= killRun(child.pid, launch.uid, launch.cgroup);
     };
-    startWarm(launch, launch.zygote, child, req, runId, workDir, stderr, abandon, clock);
+    const go = { env: launch.env, workDir, entry: req.entry, args: [...req.args] };
+    if (pre) {
+      relayWarmRun(pre.armed, go, chain, stderr, abandon, clock, 'pre-started run: script handed over');
+    } else {
+      startWarm(launch, launch.zygote, chain, runId, warmRlimits(req), go, stderr, abandon, clock);
+    }
   }
   const watchdog = new RunWatchdog(
     { cgroup: launch.cgroup, du: launch.plan.du, workDir, diskBytes: req.diskMb * MiB },
@@ -380,7 +319,6 @@ async function execute(launch: Launch, req: SandboxRequest, runId: string, workD
   );
   watchdog.start();
 
-  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   child.stdout!.on('data', (c: Buffer) => {
     stdout.push(c);
     if (stdout.totalBytes + stderr.totalBytes > killAfter) kill('output-limit');
@@ -403,12 +341,10 @@ async function execute(launch: Launch, req: SandboxRequest, runId: string, workD
   if (opts.signal?.aborted) onAbort();
 
   try {
-    const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
-      child.once('error', reject);
-      child.once('exit', (code, signal) => resolve({ code, signal }));
-    });
+    const { code, signal } = await chain.exited;
+   
     const durationMs = performance.now() - started;
-    clock.mark(launch.zygote ? 'script end → holder, bwrap exit' : 'cold chain + script');
+    clock.mark(launch.zygote ? 'script, its exit, holder and bwrap exit' : 'cold chain + script');
     // Sweep stragglers (daemons, orphans) even after a normal exit; inside bwrap they are already gone with the PID namespace.
     if (child.pid !== undefined) await (killing ?? killRun(child.pid, launch.uid, launch.cgroup));
     exited = true;
@@ -417,7 +353,7 @@ async function execute(launch: Launch, req: SandboxRequest, runId: string, workD
     await watchdog.stop();
     if (killedReason === null && watchdog.memoryBreached()) killedReason = 'memory';
     clock.mark('last disk/memory check');
-    await Promise.race([closed, new Promise((r) => setTimeout(r, PIPE_GRACE_MS))]);
+    await Promise.race([chain.closed, new Promise((r) => setTimeout(r, PIPE_GRACE_MS))]);
     clock.mark('pipes closed');
     child.stdout!.destroy();
     child.stderr!.destroy();
@@ -443,51 +379,43 @@ async function execute(launch: Launch, req: SandboxRequest, runId: string, workD
   }
 }
 
-/**
- * Once the holder reports from inside the finished chain, have the zygote fork the script into it
- * and hand the holder the script's status (128 + signal for a signal death, as bwrap reports it).
- */
+/** A warm run whose chain starts now: once its holder reports from inside the finished chain, arm the zygote's run process there and start it. */
 function startWarm(
   launch: Launch,
   zygote: PythonZygote,
-  child: ChildProcess,
-  req: SandboxRequest,
+  chain: ChainProcess,
   runId: string,
-  workDir: string,
+  rlimits: Record<string, [number, number]>,
+  go: GoRequest,
   stderr: HeadTailCapture,
   abandon: (why: string) => void,
   clock: PhaseClock,
 ): void {
-  const ready = child.stdio[HOLDER_READY_FD] as Readable;
-  const holderStdin = child.stdin!;
-  holderStdin.on('error', () => undefined);
-  ready.on('error', () => undefined);
-  ready.once('data', () => {
-    ready.destroy();
+  void holderReady(chain, HOLDER_TIMEOUT_MS).then((notReady) => {
+    if (notReady) return abandon(notReady);
     clock.mark('cold chain to holder (cgroup join, prlimit, bwrap, setpriv, sh)');
-    const holder = findHolder(launch.cgroup!, launch.uid!);
-    if (holder === null) return abandon('the holder process was not found in the run cgroup');
-    const { started, done } = zygote.run(runId, {
-      holderPid: holder,
-      stdioInodes: [fdInode(child.pid!, 1), fdInode(child.pid!, 2)],
-      uid: launch.uid!,
-      procsFiles: launch.cgroup!.procsFiles,
-      rlimits: warmRlimits(req),
-      seccompHex: launch.seccompFilter!.toString('hex'),
-      env: launch.env,
-      workDir,
-      entry: req.entry,
-      args: [...req.args],
-    });
+    const armed = armInChain(chain, launch, zygote, runId, rlimits, go.workDir);
+    if (typeof armed === 'string') return abandon(armed);
     clock.mark('find holder, payload');
-    void started.then((err) => {
-      clock.mark('zygote fork, setns, chroot, fork');
-      if (err !== null) abandon(err);
-    });
-    void done.then((r) => {
-      if ('error' in r) stderr.push(Buffer.from(`physvec sandbox: the warm python lost the run: ${r.error}\n`));
-      const code = 'error' in r ? 125 : r.exitCode ?? 128 + (r.signal ?? 9);
-      holderStdin.end(`${code}\n`);
-    });
+    // Sent right behind the arm request: the per-run child starts the script as soon as it is armed.
+    relayWarmRun(armed, go, chain, stderr, abandon, clock, 'zygote fork, namespaces, cgroup join, caps, script handed over');
+  });
+}
+
+/** Hand the armed run its script; its end goes to the holder (128 + signal for a signal death, as bwrap reports it). */
+function relayWarmRun(armed: ArmedRun, go: GoRequest, chain: ChainProcess, stderr: HeadTailCapture, abandon: (why: string) => void, clock: PhaseClock, phase: string): void {
+  const holderStdin = chain.child.stdin!;
+  holderStdin.on('error', () => undefined);
+ 
+  const { started, done } = armed.go(go);
+  void started.then((err) => {
+    clock.mark(phase);
+    if (err !== null) abandon(err);
+  });
+  void done.then((r) => {
+    if ('error' in r) stderr.push(Buffer.from(`physvec sandbox: the warm python lost the run: ${r.error}\n`));
+   
+    const code = 'error' in r ? 125 : r.exitCode ?? 128 + (r.signal ?? 9);
+    holderStdin.end(`${code}\n`);
   });
 }

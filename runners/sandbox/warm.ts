@@ -1,37 +1,29 @@
 // Warm starts: whether a run may start from the worker's pre-imported python (zygote.ts), and the
 // pieces that put it inside the cold chain's isolation. The cold chain still runs — cgroup join,
-// prlimit, bwrap, setpriv — but ends in a shell "holder" that only keeps the run's namespaces and
-// view alive; the zygote's run process enters them (zygote.py) and the holder exits with its status.
-import { readFileSync, statSync } from 'node:fs';
+// prlimit, bwrap, setpriv — but ends in a shell holder (holder.ts) that only keeps the run's
+// namespaces and view alive; the zygote's run process enters them (zygote.py), is armed there with
+// the run's caps, and runs the script when told to; the holder exits with its status. A chain may be
+// started and armed ahead of its run (prestart.ts).
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { SandboxRequest } from '../../schemas/sandbox.js';
-import { runnerFor } from '../languages/index.js';
 import type { ResolvedRunner } from '../languages/profile.js';
+import type { ChainProcess } from './chain.js';
 import { buildSandboxEnv } from './env.js';
 import { seedMatplotlibCache } from './font-cache.js';
-import { isolationModeFromEnv, planIsolation, type IsolationPlan } from './plan.js';
-import { probeIsolation } from './probe.js';
-import type { ProcInfo } from './process-tree.js';
-import type { RunCgroup } from './cgroup.js';
-import { DEFAULT_WARM_PROFILE, sharedZygote, WARM_PROFILES, type PythonZygote, type WarmProfile } from './zygote.js';
-
-/** The fd the holder reports readiness on (3 is bwrap's seccomp filter). */
-export const HOLDER_READY_FD = 4;
-/**
- * Prints one byte on fd 4 once it runs inside the finished chain, then exits with what it is told
- * on stdin. The byte is written from a subshell: a builtin's `>&4` in the shell itself points its
- * fd 1 at fd 4 for a moment, and the zygote, taking the holder's fd 1 in that moment, would hand
- * the script the readiness pipe as its stdout (EPIPE once the worker closes it).
- */
-const HOLDER_SCRIPT = `(printf r >&${HOLDER_READY_FD}); exec ${HOLDER_READY_FD}>&-; read code; exit "\${code:-125}"`;
+import { fdInode, findHolder, HOLDER_READY_FD } from './holder.js';
+import type { Launch } from './launch.js';
+import type { IsolationPlan } from './plan.js';
+import { DEFAULT_WARM_PROFILE, sharedZygote, type ArmedRun, type PythonZygote, type WarmProfile } from './zygote.js';
 
 /** Variables read once at import time: a run that sets them needs its own interpreter. */
 const IMPORT_TIME_ENV = /^(OMP_|OPENBLAS_|MKL_|XLA_|JAX_|MPL|NUMBA_|PYTHON|TENPY|QISKIT|PYSCF)/;
 
-const WARM_OFF = 'warm starts are switched off (PHYSVEC_SANDBOX_WARM=0)';
-const FULL_CHAIN_NEEDED = 'warm starts need the full isolation chain (bwrap, seccomp, prlimit, own uid, run cgroup)';
+export const WARM_OFF = 'warm starts are switched off (PHYSVEC_SANDBOX_WARM=0)';
+export const FULL_CHAIN_NEEDED = 'warm starts need the full isolation chain (bwrap, seccomp, prlimit, own uid, run cgroup)';
 
 /**
  * Warm by default (checked warm: tests/sandbox with the hostile scripts, the worker-kill and
@@ -47,7 +39,7 @@ export function warmWanted(): boolean {
   return WARM_BY_DEFAULT;
 }
 
-function warmOffReason(): string {
+export function warmOffReason(): string {
   return process.env.PHYSVEC_SANDBOX_WARM === '0' ? WARM_OFF : 'warm starts are off (PHYSVEC_SANDBOX_WARM=1 switches them on)';
 }
 
@@ -56,24 +48,34 @@ const IMPORT_LINE = /^[ \t]*(?:from|import)[ \t]+([^\n#;]+)/gm;
 /** When a script imports several, the one whose preload saves the most. */
 const PROFILE_ORDER: WarmProfile[] = ['netket', 'qiskit', 'pyscf', 'tenpy'];
 
-/** Which warm python suits this run: the toolchain its python files import (harnesses import the script beside them). */
-export async function warmProfileOf(workDir: string, req: SandboxRequest): Promise<WarmProfile> {
+/** The profile whose packages `texts` (the run's python files) import. */
+function profileOfTexts(texts: string[]): WarmProfile {
   const found = new Set<string>();
-  for (const f of req.files) {
-    if (!f.path.endsWith('.py')) continue;
-    const text = f.content !== undefined ? String(f.content) : await readFile(path.join(workDir, ...f.path.split('/')), 'utf8').catch(() => '');
+  for (const text of texts) {
     for (const m of text.matchAll(IMPORT_LINE)) for (const name of m[1]!.matchAll(/\b(tenpy|qiskit|qiskit_aer|pyscf|netket)\b/g)) found.add(name[1] === 'qiskit_aer' ? 'qiskit' : name[1]!);
   }
   return PROFILE_ORDER.find((p) => found.has(p)) ?? DEFAULT_WARM_PROFILE;
 }
 
-/** Why this run cannot start warm (before asking the zygote), or null. */
-export function warmBlocker(req: SandboxRequest, plan: IsolationPlan, uid: number | null, cgroup: RunCgroup | null): string | null {
+/** Which warm python suits this run: the toolchain its python files import (harnesses import the script beside them). */
+export async function warmProfileOf(workDir: string, req: SandboxRequest): Promise<WarmProfile> {
+  const py = req.files.filter((f) => f.path.endsWith('.py'));
+  return profileOfTexts(await Promise.all(py.map((f) => (f.content !== undefined ? String(f.content) : readFile(path.join(workDir, ...f.path.split('/')), 'utf8').catch(() => '')))));
+}
+
+/** The same, before the inputs are written (files given by reference are read from the store). */
+export async function warmProfileOfRequest(req: SandboxRequest, store: ArtifactStore): Promise<WarmProfile> {
+  const py = req.files.filter((f) => f.path.endsWith('.py'));
+  return profileOfTexts(await Promise.all(py.map(async (f) => (f.content !== undefined ? String(f.content) : (await store.get(f.ref!).catch(() => Buffer.alloc(0))).toString('utf8')))));
+}
+
+/** Why this run cannot start warm (before asking the zygote), or null; `hasUid`/`hasCgroup`: the run has its own uid and cgroup. */
+export function warmBlocker(req: SandboxRequest, plan: IsolationPlan, hasUid: boolean, hasCgroup: boolean): string | null {
   if (!warmWanted()) return warmOffReason();
   if (req.language !== 'python') return `no warm interpreter for ${req.language}`;
   // The warm path enters the namespaces bwrap made and applies the same caps itself; without the
   // whole chain there is nothing to enter, so partial isolation stays on the proven cold path.
-  if (!plan.bwrap || !plan.seccomp || !plan.prlimit || uid === null || !cgroup) return FULL_CHAIN_NEEDED;
+  if (!plan.bwrap || !plan.seccomp || !plan.prlimit || !hasUid || !hasCgroup) return FULL_CHAIN_NEEDED;
   const setsImportTime = Object.keys(req.env).filter((n) => IMPORT_TIME_ENV.test(n));
   if (setsImportTime.length) return `the request sets ${setsImportTime.join(', ')}, read at import time`;
   return null;
@@ -98,49 +100,35 @@ export function zygoteFor(runner: ResolvedRunner, profile: WarmProfile = DEFAULT
   return sharedZygote(runner.executable, zygoteEnv, profile);
 }
 
-export function holderArgv(scriptArgv: string[]): string[] {
-  // The script's own argv follows as ignored arguments, so the audit trail says what ran.
-  return ['/bin/sh', '-c', HOLDER_SCRIPT, 'physvec-warm-holder', ...scriptArgv];
+/** Settles null once the chain's holder runs inside the finished chain, or with why it never will. */
+export function holderReady(chain: ChainProcess, timeoutMs: number): Promise<string | null> {
+  const ready = chain.child.stdio[HOLDER_READY_FD] as Readable;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => settle('the holder did not report within ' + timeoutMs + ' ms'), timeoutMs);
+    timer.unref();
+    const settle = (why: string | null) => {
+      clearTimeout(timer);
+      ready.removeAllListeners('data');
+      ready.destroy();
+      resolve(why);
+    };
+    ready.on('error', () => undefined);
+    ready.once('data', () => settle(null));
+    ready.once('end', () => settle('the chain ended before its holder was ready'));
+  });
 }
 
-/** The holder: the process of the run's uid in its cgroup whose parent is not (its readiness subshell may still be there). */
-export function findHolder(cgroup: RunCgroup, uid: number): number | null {
-  // Only the run's few processes are read, not the whole /proc.
-  const ofRun = cgroup.pids().map(procInfo).filter((p): p is ProcInfo => p !== null && p.uid === uid);
-  const pids = new Set(ofRun.map((p) => p.pid));
-  const found = ofRun.filter((p) => !pids.has(p.ppid));
-  return found.length === 1 ? found[0]!.pid : null;
-}
-
-/** Inode of fd `n` of `pid` (the chain's first process holds the run's own stdout/stderr, never redirected). */
-export function fdInode(pid: number, n: number): number {
-  return statSync(`/proc/${pid}/fd/${n}`).ino;
-}
-
-/**
- * Start the worker's warm python for `profile` now and wait until it has imported its modules (a
- * worker calls this at start for the default profile; the others start at their first run, which
- * goes cold, as do runs arriving earlier). Resolves to what it preloaded, or to the reason warm
- * starts are unavailable.
- */
-export async function warmUpSandbox(profile: WarmProfile = DEFAULT_WARM_PROFILE): Promise<{ ok: true; loaded: string[]; failed: string[] } | { ok: false; reason: string }> {
-  if (!(profile in WARM_PROFILES)) return { ok: false, reason: `no warm profile ${profile}` };
-  if (!warmWanted()) return { ok: false, reason: warmOffReason() };
-  const plan = planIsolation(await probeIsolation(), isolationModeFromEnv());
-  if (!plan.bwrap || !plan.seccomp || !plan.prlimit || !plan.dropPrivileges || !plan.cgroup) return { ok: false, reason: FULL_CHAIN_NEEDED };
-  try {
-    const info = await zygoteFor(await runnerFor('python'), profile).ready();
-    return { ok: true, loaded: info.loaded, failed: info.failed };
-  } catch (err) {
-    return { ok: false, reason: (err as Error).message };
-  }
-}
-
-function procInfo(pid: number): ProcInfo | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return { pid, ppid: Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]), uid: Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]) };
-  } catch {
-    return null;
-  }
+/** Arm the zygote's run process in the chain whose holder is ready; a string says why it cannot be. */
+export function armInChain(chain: ChainProcess, launch: Launch, zygote: PythonZygote, runId: string, rlimits: Record<string, [number, number]>, workDir: string): ArmedRun | string {
+  const holder = findHolder(launch.cgroup!, launch.uid!);
+  if (holder === null) return 'the holder process was not found in the run cgroup';
+  return zygote.arm(runId, {
+    holderPid: holder,
+    stdioInodes: [fdInode(chain.child.pid!, 1), fdInode(chain.child.pid!, 2)],
+    uid: launch.uid!,
+    procsFiles: launch.cgroup!.procsFiles,
+    rlimits,
+    seccompHex: launch.seccompFilter!.toString('hex'),
+    workDir,
+  });
 }

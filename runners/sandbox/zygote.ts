@@ -32,7 +32,8 @@ export const DEFAULT_PRELOAD: readonly string[] = WARM_PROFILES[DEFAULT_WARM_PRO
 const READY_TIMEOUT_MS = 180_000;
 const ZYGOTE_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'zygote.py');
 
-export interface WarmRequest {
+/** What arms a run: its process is made inside the holder's chain, with the run's caps, and waits for its script. */
+export interface ArmRequest {
   holderPid: number;
   /** Inodes the holder's fd 1 and 2 must have (the run's stdout and stderr), checked before use. */
   stdioInodes: [number, number];
@@ -41,6 +42,11 @@ export interface WarmRequest {
   /** resource.RLIMIT_* name → [soft, hard] (-1: unlimited). */
   rlimits: Record<string, [number, number]>;
   seccompHex: string;
+  workDir: string;
+}
+
+/** What an armed run then runs. */
+export interface GoRequest {
   env: Record<string, string>;
   workDir: string;
   entry: string;
@@ -49,9 +55,21 @@ export interface WarmRequest {
 
 export type WarmReport = { exitCode: number | null; signal: number | null } | { error: string };
 
+/** A run being armed or armed: `go` starts its script (once), `disarm` ends it unrun. */
+export interface ArmedRun {
+  /** Settles once the run process is set up and waiting (null) or could not be (the reason). */
+  armed: Promise<string | null>;
+  /** `started` settles once the script was handed over (null) or could not be (nothing ran); `done` with its wait status. */
+  go(req: GoRequest): { started: Promise<string | null>; done: Promise<WarmReport> };
+  disarm(): void;
+  /** Settles when the run is over: ended, disarmed or lost (the zygote died before it started). */
+  done: Promise<WarmReport>;
+}
+
 interface Pending {
-  /** The run process exists: its report comes from its own forked parent, which outlives the zygote. */
+  /** The script was handed over: its report comes from its own forked parent, which outlives the zygote. */
   running: boolean;
+  armed: (err: string | null) => void;
   started: (err: string | null) => void;
   done: (r: WarmReport) => void;
 }
@@ -129,9 +147,12 @@ export class PythonZygote {
         const p = this.pending.get(String(msg.id));
         if (!p) return;
         if ('error' in msg) {
+          p.armed(String(msg.error));
           p.started(String(msg.error));
           p.done({ error: String(msg.error) });
           this.pending.delete(String(msg.id));
+        } else if (msg.armed === true) {
+          p.armed(null);
         } else if (msg.started === true) {
           p.running = true;
           p.started(null);
@@ -156,6 +177,7 @@ export class PythonZygote {
   private failPending(why: string, evenRunning: boolean): void {
     for (const [id, p] of this.pending) {
       if (p.running && !evenRunning) continue;
+      p.armed(why);
       p.started(why);
       p.done({ error: why });
       this.pending.delete(id);
@@ -163,25 +185,63 @@ export class PythonZygote {
   }
 
   /**
-   * Start one run. `started` settles once the run process exists (null) or could not be made
-   * (the reason: nothing ran, so the caller may go cold); `done` settles with its wait status.
+   * Arm one run: a per-run child forks the run process into the holder's namespaces, view and
+   * cgroup, gives it the run's uid, rlimits and seccomp filter, and keeps it waiting for `go`.
    */
-  run(id: string, req: WarmRequest): { started: Promise<string | null>; done: Promise<WarmReport> } {
+  arm(id: string, req: ArmRequest): ArmedRun {
+    let armed!: (e: string | null) => void;
     let started!: (e: string | null) => void;
     let done!: (r: WarmReport) => void;
+    const a = new Promise<string | null>((r) => (armed = r));
     const s = new Promise<string | null>((r) => (started = r));
     const d = new Promise<WarmReport>((r) => (done = r));
-    if (this.dead || !this.child?.stdin?.writable) {
-      const why = this.dead ?? 'the warm python is not running';
+    const send = (line: string): string | null => {
+      if (this.dead || !this.child?.stdin?.writable) return this.dead ?? 'the warm python is not running';
+      this.child.stdin.write(line);
+      return null;
+    };
+    let went = false;
+    const run: ArmedRun = {
+      armed: a,
+      done: d,
+      go: (goReq) => {
+        if (went) throw new Error(`run ${id} was already started`);
+        went = true;
+        const why = this.pending.has(id) ? send(`go ${id} ${this.payload(`${id}.go`, goReq)}\n`) : 'the armed run is gone';
+        if (why) {
+          started(why);
+          done({ error: why });
+          this.pending.delete(id);
+        }
+        return { started: s, done: d };
+      },
+      disarm: () => {
+        if (!this.pending.has(id) || went) return;
+        went = true;
+        send(`disarm ${id}\n`);
+        const why = 'disarmed';
+        armed(why);
+        started(why);
+        done({ error: why });
+        this.pending.delete(id);
+      },
+    };
+    this.pending.set(id, { running: false, armed, started, done });
+    const why = send(`arm ${id} ${this.payload(`${id}.arm`, req)}\n`);
+    if (why) {
+      this.pending.delete(id);
+      armed(why);
       started(why);
       done({ error: why });
-      return { started: s, done: d };
     }
-    const file = path.join(this.payloadDir, `${id}.json`);
-    writeFileSync(file, JSON.stringify(req), { mode: 0o600 });
-    this.pending.set(id, { running: false, started, done });
-    this.child.stdin.write(`run ${id} ${file}\n`);
-    return { started: s, done: d };
+    return run;
+  }
+
+  /** A root-only file the per-run child reads (the main loop never parses a request). */
+  private payload(name: string, body: unknown): string {
+    const file = path.join(this.payloadDir, `${name}.json`);
+    writeFileSync(file, JSON.stringify(body), { mode: 0o600 });
+    return file;
   }
 }
 

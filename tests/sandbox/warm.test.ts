@@ -31,12 +31,12 @@ function hostNamespaces(): Record<string, number> {
   return out;
 }
 
-async function describeRun(warm: boolean): Promise<{ result: SandboxResult; info: Record<string, unknown> }> {
+async function describeRun(warm: boolean, limits: { cpuSeconds?: number; memoryMb?: number } = { cpuSeconds: 60 }): Promise<{ result: SandboxResult; info: Record<string, unknown> }> {
   const before = process.env.PHYSVEC_SANDBOX_WARM;
   process.env.PHYSVEC_SANDBOX_WARM = warm ? '1' : '0';
   try {
     const result = await runSandboxed(
-      { language: 'python', entry: 'main.py', args: ['--flag', 'x y'], files: [hostileScript('describe-process.py')], env: { PHYSVEC_EXTRA_SETTING: 'on', TZ: 'UTC' }, cpuSeconds: 60, timeoutMs: 120_000 },
+      { language: 'python', entry: 'main.py', args: ['--flag', 'x y'], files: [hostileScript('describe-process.py')], env: { PHYSVEC_EXTRA_SETTING: 'on', TZ: 'UTC' }, ...limits, timeoutMs: 120_000 },
       { store },
     );
     assert.equal(result.exitCode, 0, result.stderrTail);
@@ -54,6 +54,9 @@ function normalised(info: Record<string, unknown>, result: SandboxResult): Recor
   const text = JSON.stringify(info, (_k, v: unknown) => (v === uid ? '<uid>' : typeof v === 'string' ? v.replaceAll(workDir, '<workdir>') : v));
   return JSON.parse(text) as Record<string, unknown>;
 }
+
+/** What two runs' descriptions must share: all but their own namespaces and the fds (cold python inherits one of bwrap's). */
+const comparable = (r: { info: Record<string, unknown>; result: SandboxResult }) => ({ ...normalised(r.info, r.result), namespaces: undefined, open_fds: undefined });
 
 describe('warm sandbox starts', () => {
   let probe: IsolationProbe;
@@ -79,8 +82,7 @@ describe('warm sandbox starts', () => {
     assert.deepEqual(warm.result.isolation.inForce, cold.result.isolation.inForce);
     assert.deepEqual(warm.result.isolation.missing, []);
     assert.deepEqual(warm.result.envNames, cold.result.envNames);
-    // Namespaces are each run's own (compared with the host's below); fds: cold python inherits one of bwrap's.
-    const comparable = (r: { info: Record<string, unknown>; result: SandboxResult }) => ({ ...normalised(r.info, r.result), namespaces: undefined, open_fds: undefined });
+    // Namespaces are each run's own (compared with the host's below).
     assert.deepEqual(comparable(warm), comparable(cold));
     assert.deepEqual(warm.info.open_fds, [0, 1, 2, 3], 'the warm run holds no fd of the zygote (3 is its own listing)');
     // And what they are is what isolation promises (not just equal to each other).
@@ -92,6 +94,33 @@ describe('warm sandbox starts', () => {
     const host = hostNamespaces();
     for (const ns of ['ipc', 'uts', 'net', 'pid', 'mnt']) assert.notEqual(w.namespaces[ns], host[ns], `${ns} namespace shared with the host`);
     assert.deepEqual(w.net, ['lo']);
+  });
+
+  test('a run on a chain started and armed ahead of it is the same process a cold run is; a request shaped otherwise starts its own', async (t) => {
+    if (!needsFullChain(t)) return;
+    // Each warm run leaves a chain of its own shape started ahead for the next run of its profile.
+    await describeRun(true, {});
+    const ahead = await describeRun(true, {});
+    const cold = await describeRun(false, {});
+    assert.deepEqual(ahead.result.start, { path: 'warm', reason: null, chain: 'pre-started' });
+    assert.deepEqual(comparable(ahead), comparable(cold));
+    assert.deepEqual(ahead.info.open_fds, [0, 1, 2, 3], 'the run holds no fd of the zygote or of its arming');
+    const uids = (ahead.info as { uid: number[] }).uid;
+    assert.deepEqual(uids, [ahead.result.isolation.uid, ahead.result.isolation.uid, ahead.result.isolation.uid]);
+    // Another memory cap means another /tmp size and other prlimit caps: the waiting chain is not this run's.
+    const other = await describeRun(true, { memoryMb: 2048 });
+    assert.deepEqual(other.result.start, { path: 'warm', reason: null, chain: 'per-run' });
+    assert.deepEqual({ ...comparable(other), limits: undefined }, { ...comparable(cold), limits: undefined });
+    assert.deepEqual((other.info as { limits: Record<string, number[]> }).limits.RLIMIT_DATA, [2048 * 1024 * 1024, 2048 * 1024 * 1024]);
+    process.env.PHYSVEC_SANDBOX_PRESTART = '0';
+    try {
+      const off = await describeRun(true, { memoryMb: 2048 });
+      assert.deepEqual(off.result.start, { path: 'warm', reason: null, chain: 'per-run' });
+    } finally {
+      delete process.env.PHYSVEC_SANDBOX_PRESTART;
+    }
+    // The discarded chain was cleaned up; what is left is the one chain waiting for the next run.
+    await waitFor(() => listSandboxRoot().filter((n) => n !== '.trash').length <= 1 || null, 10_000, 'the discarded chain to be removed');
   });
 
   test("two warm runs of one profile cannot see each other's files, environment or module state", async (t) => {

@@ -1,0 +1,68 @@
+// A run's chain as a process: spawned in its own session and process group (so the whole group
+// can be signalled at once), its seccomp filter written to bwrap's fd 3, and its exit and the close
+// of its pipes caught from the start, so a chain started ahead of its run (prestart.ts) loses
+// neither while it waits.
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
+import { HOLDER_READY_FD } from './holder.js';
+import { SECCOMP_FD, WARM_CHAIN_ENV, type Launch } from './launch.js';
+
+export interface ChainProcess {
+  child: ChildProcess;
+  /** Its exit (code, signal); rejects when it could not be started. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Every pipe to it is closed (no straggler holds its stdout/stderr any more). */
+  closed: Promise<void>;
+  readonly hasExited: boolean;
+  /** While it waits for its run: let the worker exit (the chain dies with it: bwrap --die-with-parent). */
+  unref(): void;
+  ref(): void;
+}
+
+export function spawnChain(launch: Launch, workDir: string): ChainProcess {
+  const warm = launch.zygote !== null;
+  const child = spawn(launch.argv[0]!, launch.argv.slice(1), {
+    cwd: workDir,
+    env: warm ? { ...WARM_CHAIN_ENV } : launch.env,
+    detached: true,
+    stdio: warm
+      ? ['pipe', 'pipe', 'pipe', launch.seccompFilter ? 'pipe' : 'ignore', 'pipe']
+      : ['ignore', 'pipe', 'pipe', launch.seccompFilter ? 'pipe' : 'ignore'],
+  });
+  if (launch.seccompFilter) {
+    const filterPipe = child.stdio[SECCOMP_FD] as NodeJS.WritableStream;
+    // If bwrap dies before reading it, the write fails; the run's exit status tells the rest.
+    filterPipe.on('error', () => undefined);
+    filterPipe.end(launch.seccompFilter);
+  }
+  let hasExited = false;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+    child.once('error', (err) => {
+      hasExited = true;
+      reject(err);
+    });
+    child.once('exit', (code, signal) => {
+      hasExited = true;
+      resolve({ code, signal });
+    });
+  });
+  exited.catch(() => undefined);
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const streams = () => [child.stdin, child.stdout, child.stderr, child.stdio[HOLDER_READY_FD]].filter(Boolean) as unknown as Socket[];
+  return {
+    child,
+    exited,
+    closed,
+    get hasExited() {
+      return hasExited;
+    },
+    unref() {
+      child.unref();
+      for (const s of streams()) s.unref?.();
+    },
+    ref() {
+      child.ref();
+      for (const s of streams()) s.ref?.();
+    },
+  };
+}

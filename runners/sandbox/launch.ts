@@ -1,0 +1,97 @@
+// A run's launch: the command line of its chain — cgroup join → prlimit (per-process caps) → bwrap
+// (namespaces, read-only root, seccomp: no user namespaces) → setpriv (the run's uid, locked for
+// the run) → the interpreter, or on a warm start the holder the zygote forks the script into — and
+// the environment its script gets. Built the same way for a run and for a chain started ahead of
+// its run (prestart.ts), so the two can be compared argument by argument.
+import path from 'node:path';
+import type { SandboxRequest } from '../../schemas/sandbox.js';
+import type { ResolvedRunner } from '../languages/profile.js';
+import type { RunCgroup } from './cgroup.js';
+import { buildSandboxEnv } from './env.js';
+import { pathsHiddenFromScripts } from './hidden-paths.js';
+import { prlimitArgs, tmpfsBytes } from './limits.js';
+import { bwrapMountArgs } from './mounts.js';
+import type { IsolationPlan } from './plan.js';
+import { namespaceFlags } from './probe.js';
+import { runStateEnv } from './run-state/paths.js';
+import { noUserNamespaceFilter } from './seccomp.js';
+import { holderArgv } from './holder.js';
+import type { PythonZygote } from './zygote.js';
+
+/** The fd bwrap reads the seccomp filter from. */
+export const SECCOMP_FD = 3;
+
+export interface Launch {
+  /** The chain (a warm chain ends in the holder, followed by the script's argv unless it was started ahead of its run). */
+  argv: string[];
+  /** The script's environment (a warm chain itself runs with `chainEnv`). */
+  env: Record<string, string>;
+  uid: number | null;
+  plan: IsolationPlan;
+  cgroup: RunCgroup | null;
+  /** Bytes bwrap reads from fd 3 (`--seccomp 3`). */
+  seccompFilter: Buffer | null;
+  /** The chain ends in the warm holder; this zygote runs the script. */
+  zygote: PythonZygote | null;
+}
+
+/** What a warm chain's own processes (cgroup join, prlimit, bwrap, setpriv, holder) run with: nothing of any run. */
+export const WARM_CHAIN_ENV: Readonly<Record<string, string>> = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' };
+
+export type LaunchRequest = Pick<SandboxRequest, 'entry' | 'args' | 'env' | 'memoryMb' | 'cpuSeconds' | 'maxProcesses' | 'diskMb'>;
+
+export function buildLaunch(
+  req: LaunchRequest,
+  runner: ResolvedRunner,
+  plan: IsolationPlan,
+  uid: number | null,
+  workDir: string,
+  privateDir: string,
+  cgroup: RunCgroup | null,
+  zygote: PythonZygote | null,
+  /**
+   * The holder carries the script's argv as ignored arguments, so `ps` and the audit trail say what
+   * runs; a chain started ahead of its run (prestart.ts) cannot know them.
+   */
+  holderNamesScript = true,
+): Launch {
+  const useBwrap = plan.bwrap !== null;
+  const env = buildSandboxEnv({
+    workDir,
+    privateDir,
+    tmpDir: useBwrap ? '/tmp' : path.join(privateDir, 'tmp'),
+    pathDirs: runner.pathDirs,
+    runnerEnv: { ...runner.env({ workDir, privateDir }), ...runStateEnv(privateDir) },
+    requestEnv: req.env,
+  });
+  const scriptArgv = runner.argv(req.entry, req.args);
+  let argv = zygote ? [...holderArgv(), ...(holderNamesScript ? scriptArgv : [])] : scriptArgv;
+  if (uid !== null && plan.setpriv) {
+    argv = [
+      plan.setpriv, `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups',
+      '--bounding-set=-all', '--inh-caps=-all', '--no-new-privs', '--', ...argv,
+    ];
+  }
+  if (useBwrap) {
+    argv = [
+      plan.bwrap!,
+      ...bwrapMountArgs({
+        workDir,
+        hide: pathsHiddenFromScripts(),
+        readPaths: runner.readPaths,
+        tmpfsBytes: tmpfsBytes(req),
+        supportsSize: plan.bwrapSupportsSize,
+        uid,
+      }),
+      ...namespaceFlags(plan.root),
+      '--hostname', 'physvec-sandbox',
+      '--die-with-parent', '--new-session',
+      ...(plan.seccomp ? ['--seccomp', String(SECCOMP_FD)] : []),
+      '--', ...argv,
+    ];
+  }
+  if (plan.prlimit) argv = [...prlimitArgs(plan.prlimit, req), ...argv];
+  // Outermost, so the first process is in the cgroup before anything else is started.
+  if (cgroup) argv = cgroup.joinArgv(argv);
+  return { argv, env, uid, plan, cgroup, seccompFilter: useBwrap && plan.seccomp ? noUserNamespaceFilter() : null, zygote };
+}
