@@ -164,6 +164,7 @@ describe('a long simulation resumes from its checkpoint on another worker', { co
       const t0 = Date.now();
       const baseline = (await (await startRun(client, d)).result()) as SmokeResult;
       const ms = Date.now() - t0;
+      figures.push(`${d.task}: uninterrupted ${(ms / 1000).toFixed(1)} s (sandbox run ${(baseline.run.durationMs / 1000).toFixed(1)} s, load ${os.loadavg()[0]!.toFixed(1)})`);
       assert.equal(baseline.status, 'passed', baseline.run.stderrTail.slice(-2000));
       assert.match(baseline.run.stdoutTail, /RESUMED False/);
       assert.ok(ms >= 60_000 * Math.min(1, SCALE), `the drill's simulation must last long enough to be interrupted (took ${ms} ms; raise PHYSVEC_RESUME_DRILL_SCALE)`);
@@ -234,7 +235,7 @@ describe('a long simulation resumes from its checkpoint on another worker', { co
       if (resumed) assert.ok(resumed.worker.startsWith(`${b.proc.pid}@`), `the retry ran on worker ${mode === 'two-workers' ? 'B' : "A'"}, pid ${b.proc.pid} (${resumed.worker})`);
       const energy = energyOf(result);
       const cp = atKill.state.checkpoint!;
-      figures.push(`${d.task} (${mode}): uninterrupted ${(base.ms / 1000).toFixed(1)} s; killed at ${((killedAt - started) / 1000).toFixed(1)} s, kill-to-end ${(killToEndMs / 1000).toFixed(1)} s (${((100 * killToEndMs) / base.ms).toFixed(0)} %: retry attempt seen at +${retryStartedAt ? ((retryStartedAt - killedAt) / 1000).toFixed(1) : '?'} s, restored checkpoint seen at +${((restoredSeenAt - killedAt) / 1000).toFixed(1)} s); checkpoint at the kill ${cp.files} file(s), ${(cp.bytes / 1024).toFixed(0)} KiB, ${cp.uploads} upload(s) (${(cp.uploadedBytes / 1024).toFixed(0)} KiB, one per ${((killedAt - started) / 1000 / Math.max(1, cp.uploads)).toFixed(1)} s); E ${energy} vs ${base.energy}`);
+      figures.push(`${d.task} (${mode}): uninterrupted ${(base.ms / 1000).toFixed(1)} s; killed at ${((killedAt - started) / 1000).toFixed(1)} s, kill-to-end ${(killToEndMs / 1000).toFixed(1)} s (${((100 * killToEndMs) / base.ms).toFixed(0)} %: retry attempt seen at +${retryStartedAt ? ((retryStartedAt - killedAt) / 1000).toFixed(1) : '?'} s, restored checkpoint seen at +${((restoredSeenAt - killedAt) / 1000).toFixed(1)} s, the resumed attempt's sandbox run ${(result.run.durationMs / 1000).toFixed(1)} s, load ${os.loadavg()[0]!.toFixed(1)}); checkpoint at the kill ${cp.files} file(s), ${(cp.bytes / 1024).toFixed(0)} KiB, ${cp.uploads} upload(s) (${(cp.uploadedBytes / 1024).toFixed(0)} KiB, one per ${((killedAt - started) / 1000 / Math.max(1, cp.uploads)).toFixed(1)} s); E ${energy} vs ${base.energy}`);
       assert.ok(Math.abs(energy - base.energy) <= d.rtol * Math.abs(base.energy), `final energy ${energy} agrees with the uninterrupted ${base.energy} within ${d.rtol}`);
       // "Kill-to-end <= half" is a speed target: the suite prints it (a timed assertion on a shared, noisy
       // host would fail for reasons that are not the resume's); PHYSVEC_RESUME_DRILL_STRICT=1 enforces it,
