@@ -247,7 +247,7 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
     };
     fitResultToPayload(result);
     // For checking which path a test suite really took (PHYSVEC_SANDBOX_TRACE_START=1).
-    if (process.env.PHYSVEC_SANDBOX_TRACE_START === '1') console.error(`# sandbox start: ${result.start!.path}${coldReason ? ` (${coldReason})` : ''}`);
+    if (process.env.PHYSVEC_SANDBOX_TRACE_START === '1') console.error(`# sandbox start: ${result.start!.path}${result.start!.chain ? ` (${result.start!.chain} chain)` : ''}${coldReason ? ` (${coldReason})` : ''}`);
     if (cancelled) throw new SandboxCancelledError(result, opts.signal?.reason);
     return result;
   } finally {
