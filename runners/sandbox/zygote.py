@@ -472,6 +472,10 @@ def main():
             return
         req = request_of(line)
         if req is None:
+            # A worker speaking another version of this protocol: say so, rather than leave its run waiting.
+            parts = line.decode(errors='replace').split()
+            if len(parts) >= 2:
+                emit({'id': parts[1], 'error': f'the warm python does not understand {parts[0]!r}'})
             continue
         verb, run_id, _ = req
         # Each line is short (< PIPE_BUF): a write never blocks.
