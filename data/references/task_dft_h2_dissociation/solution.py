@@ -12,6 +12,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
+import physvec_runtime as pv
 from pyscf import ci, dft, gto, scf
 
 HARTREE_TO_EV = 27.211386245988
@@ -25,18 +26,35 @@ def site_h_atom(basis):
     return gto.M(atom=[["H", (0.0, 0.0, 0.0)]], basis=basis, spin=1, verbose=0)
 
 
-def effector_rhf(mol):
-    return scf.RHF(mol).run(conv_tol=1e-10)
+def effector_rhf(mol, checkpoint=None):
+    """With a checkpoint name, PySCF's chkfile (rewritten every SCF cycle) lives in the run's checkpoint dir
+    and a retried run restarts from its orbitals; a converged SCF converges again in a cycle or two."""
+    mf = scf.RHF(mol)
+    if checkpoint:
+        mf.chkfile = str(pv.checkpoint_path(checkpoint))
+        if pv.exists(checkpoint):
+            mf.init_guess = "chkfile"
+        mf.callback = lambda env: pv.progress(run=checkpoint, cycle=env["cycle"] + 1, E=float(env["e_tot"]))
+    return mf.run(conv_tol=1e-10)
 
 
-def effector_uhf(mol):
-    """UHF of an open-shell system from the default guess."""
-    return scf.UHF(mol).run(conv_tol=1e-10)
+def effector_uhf(mol, checkpoint=None):
+    """UHF of an open-shell system from the default guess. With a checkpoint name, PySCF's chkfile lives in
+    the run's checkpoint dir and a retried run restarts from its orbitals."""
+    mf = scf.UHF(mol)
+    if checkpoint:
+        mf.chkfile = str(pv.checkpoint_path(checkpoint))
+        if pv.exists(checkpoint):
+            mf.init_guess = "chkfile"
+        mf.callback = lambda env: pv.progress(run=checkpoint, cycle=env["cycle"] + 1, E=float(env["e_tot"]))
+    return mf.run(conv_tol=1e-10)
 
 
-def effector_uhf_broken_symmetry(mol, rhf):
+def effector_uhf_broken_symmetry(mol, rhf, checkpoint=None):
     """UHF started from alpha/beta orbitals (g + u)/sqrt2 and (g - u)/sqrt2 (localised on opposite atoms at large R),
-    so that it can leave the restricted solution beyond the Coulson-Fischer point; at short R it falls back to RHF."""
+    so that it can leave the restricted solution beyond the Coulson-Fischer point; at short R it falls back to RHF.
+    With a checkpoint name, PySCF's chkfile (rewritten every SCF cycle) lives in the run's checkpoint dir
+    and a retried run restarts from its orbitals; a converged SCF converges again in a cycle or two."""
     c = rhf.mo_coeff.copy()
     homo, lumo = 0, 1
     ca, cb = c.copy(), c.copy()
@@ -46,7 +64,12 @@ def effector_uhf_broken_symmetry(mol, rhf):
     dm = (ca * occ) @ ca.T, (cb * occ) @ cb.T
     mf = scf.UHF(mol)
     mf.conv_tol = 1e-10
-    mf.kernel(dm0=np.array(dm))
+    if checkpoint:
+        mf.chkfile = str(pv.checkpoint_path(checkpoint))
+        if pv.exists(checkpoint):
+            mf.init_guess = "chkfile"
+        mf.callback = lambda env: pv.progress(run=checkpoint, cycle=env["cycle"] + 1, E=float(env["e_tot"]))
+    mf.kernel(dm0=None if mf.init_guess == "chkfile" else np.array(dm))
     return mf
 
 
@@ -79,8 +102,8 @@ def run_dissociation_curve(distances, basis):
     e_rhf, e_uhf, e_fci = [], [], []
     for r in distances:
         mol = site_h2_molecule(r, basis)
-        rhf = effector_rhf(mol)
-        uhf = effector_uhf_broken_symmetry(mol, rhf)
+        rhf = effector_rhf(mol, checkpoint=f"rhf_H2_R{r}_{basis}.chk")
+        uhf = effector_uhf_broken_symmetry(mol, rhf, checkpoint=f"uhf_bs_H2_R{r}_{basis}.chk")
         e_rhf.append(rhf.e_tot)
         e_uhf.append(min(uhf.e_tot, rhf.e_tot))
         e_fci.append(effector_full_ci(rhf))
@@ -88,7 +111,7 @@ def run_dissociation_curve(distances, basis):
 
 
 def run_atom_energy(basis):
-    return effector_uhf(site_h_atom(basis)).e_tot
+    return effector_uhf(site_h_atom(basis), checkpoint=f"uhf_H_{basis}.chk").e_tot
 
 
 def item_equilibrium(distances, energies):

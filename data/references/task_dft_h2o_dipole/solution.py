@@ -11,6 +11,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
+import physvec_runtime as pv
 from pyscf import dft, gto, scf
 
 EXPERIMENTAL_DIPOLE_DEBYE = 1.8546
@@ -23,15 +24,30 @@ def site_water(r_oh_angstrom, angle_deg, basis):
                  basis=basis, charge=0, spin=0, verbose=0)
 
 
-def effector_rhf(mol):
-    return scf.RHF(mol).run(conv_tol=1e-10)
+def effector_rhf(mol, checkpoint=None):
+    """With a checkpoint name, PySCF's chkfile (rewritten every SCF cycle) lives in the run's checkpoint dir
+    and a retried run restarts from its orbitals; a converged SCF converges again in a cycle or two."""
+    mf = scf.RHF(mol)
+    if checkpoint:
+        mf.chkfile = str(pv.checkpoint_path(checkpoint))
+        if pv.exists(checkpoint):
+            mf.init_guess = "chkfile"
+        mf.callback = lambda env: pv.progress(run=checkpoint, cycle=env["cycle"] + 1, E=float(env["e_tot"]))
+    return mf.run(conv_tol=1e-10)
 
 
-def effector_rks(mol, xc, grid_level):
+def effector_rks(mol, xc, grid_level, checkpoint=None):
+    """With a checkpoint name, PySCF's chkfile (rewritten every SCF cycle) lives in the run's checkpoint dir
+    and a retried run restarts from its orbitals; a converged SCF converges again in a cycle or two."""
     mf = dft.RKS(mol)
     mf.xc = xc
     mf.grids.level = grid_level
     mf.conv_tol = 1e-10
+    if checkpoint:
+        mf.chkfile = str(pv.checkpoint_path(checkpoint))
+        if pv.exists(checkpoint):
+            mf.init_guess = "chkfile"
+        mf.callback = lambda env: pv.progress(run=checkpoint, cycle=env["cycle"] + 1, E=float(env["e_tot"]))
     mf.kernel()
     return mf
 
@@ -51,8 +67,9 @@ def run_dipole_vs_basis(bases, r_oh, angle, xc, grid_level):
     mu_hf, mu_dft, energies = [], [], []
     for basis in bases:
         mol = site_water(r_oh, angle, basis)
-        mu_hf.append(float(np.linalg.norm(observable_dipole_debye(effector_rhf(mol)))))
-        ks = effector_rks(mol, xc, grid_level)
+        geometry = f"H2O_r{r_oh}_a{angle}_{basis}"
+        mu_hf.append(float(np.linalg.norm(observable_dipole_debye(effector_rhf(mol, checkpoint=f"rhf_{geometry}.chk")))))
+        ks = effector_rks(mol, xc, grid_level, checkpoint=f"rks_{geometry}_{xc}_grid{grid_level}.chk")
         mu_dft.append(float(np.linalg.norm(observable_dipole_debye(ks))))
         energies.append(float(ks.e_tot))
     return np.array(mu_hf), np.array(mu_dft), np.array(energies)

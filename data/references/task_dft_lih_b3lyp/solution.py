@@ -10,6 +10,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
+import physvec_runtime as pv
 from pyscf import dft, gto
 
 HARTREE_TO_EV = 27.211386245988
@@ -25,20 +26,34 @@ def site_atom(symbol, spin, basis):
     return gto.M(atom=[[symbol, (0.0, 0.0, 0.0)]], basis=basis, spin=spin, verbose=0)
 
 
-def effector_rks(mol, xc, grid_level):
+def effector_rks(mol, xc, grid_level, checkpoint=None):
+    """With a checkpoint name, PySCF's chkfile (rewritten every SCF cycle) lives in the run's checkpoint dir
+    and a retried run restarts from its orbitals; a converged SCF converges again in a cycle or two."""
     mf = dft.RKS(mol)
     mf.xc = xc
     mf.grids.level = grid_level
     mf.conv_tol = 1e-10
+    if checkpoint:
+        mf.chkfile = str(pv.checkpoint_path(checkpoint))
+        if pv.exists(checkpoint):
+            mf.init_guess = "chkfile"
+        mf.callback = lambda env: pv.progress(run=checkpoint, cycle=env["cycle"] + 1, E=float(env["e_tot"]))
     mf.kernel()
     return mf
 
 
-def effector_uks(mol, xc, grid_level):
+def effector_uks(mol, xc, grid_level, checkpoint=None):
+    """With a checkpoint name, PySCF's chkfile (rewritten every SCF cycle) lives in the run's checkpoint dir
+    and a retried run restarts from its orbitals; a converged SCF converges again in a cycle or two."""
     mf = dft.UKS(mol)
     mf.xc = xc
     mf.grids.level = grid_level
     mf.conv_tol = 1e-10
+    if checkpoint:
+        mf.chkfile = str(pv.checkpoint_path(checkpoint))
+        if pv.exists(checkpoint):
+            mf.init_guess = "chkfile"
+        mf.callback = lambda env: pv.progress(run=checkpoint, cycle=env["cycle"] + 1, E=float(env["e_tot"]))
     mf.kernel()
     return mf
 
@@ -63,12 +78,13 @@ def observable_dipole_debye(mf):
 
 
 def run_potential_curve(distances, basis, xc, grid_level):
-    return np.array([effector_rks(site_lih(r, basis), xc, grid_level).e_tot for r in distances])
+    return np.array([effector_rks(site_lih(r, basis), xc, grid_level, checkpoint=f"rks_LiH_R{r}_{basis}_{xc}_grid{grid_level}.chk").e_tot
+                     for r in distances])
 
 
 def run_atom_energies(basis, xc, grid_level):
-    e_li = effector_uks(site_atom("Li", 1, basis), xc, grid_level).e_tot
-    e_h = effector_uks(site_atom("H", 1, basis), xc, grid_level).e_tot
+    e_li = effector_uks(site_atom("Li", 1, basis), xc, grid_level, checkpoint=f"uks_Li_{basis}_{xc}_grid{grid_level}.chk").e_tot
+    e_h = effector_uks(site_atom("H", 1, basis), xc, grid_level, checkpoint=f"uks_H_{basis}_{xc}_grid{grid_level}.chk").e_tot
     return float(e_li + e_h)
 
 

@@ -11,6 +11,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
+import physvec_runtime as pv
 from pyscf import dft, gto, scf
 
 HARTREE_TO_EV = 27.211386245988
@@ -25,20 +26,34 @@ def site_atom(symbol, spin, basis):
     return gto.M(atom=[[symbol, (0.0, 0.0, 0.0)]], basis=basis, spin=spin, verbose=0)
 
 
-def effector_uks(mol, xc, grid_level=3):
+def effector_uks(mol, xc, grid_level=3, checkpoint=None):
+    """With a checkpoint name, PySCF's chkfile (rewritten every SCF cycle) lives in the run's checkpoint dir
+    and a retried run restarts from its orbitals; a converged SCF converges again in a cycle or two."""
     mf = dft.UKS(mol)
     mf.xc = xc
     mf.grids.level = grid_level
     mf.conv_tol = 1e-9
+    if checkpoint:
+        mf.chkfile = str(pv.checkpoint_path(checkpoint))
+        if pv.exists(checkpoint):
+            mf.init_guess = "chkfile"
+        mf.callback = lambda env: pv.progress(run=checkpoint, cycle=env["cycle"] + 1, E=float(env["e_tot"]))
     mf.kernel()
     return mf
 
 
-def effector_rks(mol, xc, grid_level=3):
+def effector_rks(mol, xc, grid_level=3, checkpoint=None):
+    """With a checkpoint name, PySCF's chkfile (rewritten every SCF cycle) lives in the run's checkpoint dir
+    and a retried run restarts from its orbitals; a converged SCF converges again in a cycle or two."""
     mf = dft.RKS(mol)
     mf.xc = xc
     mf.grids.level = grid_level
     mf.conv_tol = 1e-9
+    if checkpoint:
+        mf.chkfile = str(pv.checkpoint_path(checkpoint))
+        if pv.exists(checkpoint):
+            mf.init_guess = "chkfile"
+        mf.callback = lambda env: pv.progress(run=checkpoint, cycle=env["cycle"] + 1, E=float(env["e_tot"]))
     mf.kernel()
     return mf
 
@@ -64,15 +79,15 @@ def observable_dipole_debye(mf):
 
 
 def run_curves(distances, basis, xc):
-    triplet = np.array([effector_uks(site_o2(r, basis, 2), xc).e_tot for r in distances])
-    singlet = np.array([effector_rks(site_o2(r, basis, 0), xc).e_tot for r in distances])
+    triplet = np.array([effector_uks(site_o2(r, basis, 2), xc, checkpoint=f"uks_O2_R{r}_spin2_{basis}_{xc}.chk").e_tot for r in distances])
+    singlet = np.array([effector_rks(site_o2(r, basis, 0), xc, checkpoint=f"rks_O2_R{r}_spin0_{basis}_{xc}.chk").e_tot for r in distances])
     return triplet, singlet
 
 
 def run_vertical_gap(r, basis, xc):
     """E(closed-shell singlet, RKS) - E(triplet, UKS) in eV at bond length r."""
-    e_t = effector_uks(site_o2(r, basis, 2), xc).e_tot
-    e_s = effector_rks(site_o2(r, basis, 0), xc).e_tot
+    e_t = effector_uks(site_o2(r, basis, 2), xc, checkpoint=f"uks_O2_R{r}_spin2_{basis}_{xc}.chk").e_tot
+    e_s = effector_rks(site_o2(r, basis, 0), xc, checkpoint=f"rks_O2_R{r}_spin0_{basis}_{xc}.chk").e_tot
     return float((e_s - e_t) * HARTREE_TO_EV)
 
 

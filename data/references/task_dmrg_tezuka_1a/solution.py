@@ -11,6 +11,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
+import physvec_runtime as pv
 from tenpy.algorithms import dmrg
 from tenpy.models.lattice import Chain
 from tenpy.models.model import CouplingModel, MPOModel
@@ -47,10 +48,12 @@ def initialstate_trap_centre_filling(lattice, N_up, N_down):
     return MPS.from_product_state(lattice.mps_sites(), labels, bc=lattice.bc_MPS)
 
 
-def effector_dmrg_ground_state(model, psi, chi_max, max_sweeps):
-    """Finite two-site DMRG; for L=2 a two-site sweep is impossible, so single-site with a mixer."""
+def effector_dmrg_ground_state(model, psi, chi_max, max_sweeps, checkpoint=None):
+    """Finite two-site DMRG; for L=2 a two-site sweep is impossible, so single-site with a mixer.
+    With a checkpoint name, the engine's resume data (MPS, environments, sweep count) and its sweep
+    statistics are saved after every sweep (TeNPy HDF5 through physvec_runtime); a run that finds them (a
+    retried run after a crash) continues from there, and a finished one returns its saved result."""
     options = {
-        "active_sites": 2 if psi.L > 2 else 1,
         "mixer": psi.L <= 2,
         "max_sweeps": max_sweeps,
         "min_sweeps": min(2, max_sweeps),
@@ -58,8 +61,30 @@ def effector_dmrg_ground_state(model, psi, chi_max, max_sweeps):
         "max_trunc_err": 1.0,  # report, do not abort, when a small chi truncates hard
         "trunc_params": {"chi_max": chi_max, "svd_min": 1e-10},
     }
-    info = dmrg.run(psi, model, options)
-    return float(info["E"]), psi
+    engine_class = dmrg.TwoSiteDMRGEngine if psi.L > 2 else dmrg.SingleSiteDMRGEngine
+    saved = pv.load_hdf5(checkpoint) if checkpoint else None
+    if saved and saved.get("finished"):
+        return float(saved["E"]), saved["resume_data"]["psi"]
+    if saved:
+        engine = engine_class(psi, model, options, resume_data=saved["resume_data"])
+        # TeNPy's resume data omits the sweep statistics its convergence check reads.
+        engine.sweep_stats = {k: list(v) for k, v in saved["sweep_stats"].items()}
+    else:
+        engine = engine_class(psi, model, options)
+
+    def save(eng, finished=False):
+        state = {"resume_data": eng.get_resume_data(), "sweep_stats": eng.sweep_stats, "finished": finished}
+        if finished:
+            state["E"] = eng.sweep_stats["E"][-1]
+        pv.save_hdf5(checkpoint, state)
+        pv.progress(run=checkpoint, sweep=eng.sweeps, max_sweeps=max_sweeps, E=eng.sweep_stats["E"][-1], chi=max(eng.psi.chi))
+
+    if checkpoint:
+        engine.checkpoint.connect(save)
+    energy, psi = engine.resume_run() if saved else engine.run()
+    if checkpoint:
+        save(engine, finished=True)
+    return float(energy), psi
 
 
 def observable_spin_densities(psi):
@@ -72,7 +97,8 @@ def run_density_profile(L, N_up, N_down, t, U, A, chi_max, max_sweeps):
     lattice = lattice_open_chain(L, site)
     model = hamiltonian_trapped_hubbard(lattice, t, U, V)
     psi0 = initialstate_trap_centre_filling(lattice, N_up, N_down)
-    energy, psi = effector_dmrg_ground_state(model, psi0, chi_max, max_sweeps)
+    energy, psi = effector_dmrg_ground_state(model, psi0, chi_max, max_sweeps,
+                                             checkpoint=f"dmrg_L{L}_N{N_up}-{N_down}_t{t}_U{U}_A{A}_chi{chi_max}_sweeps{max_sweeps}.h5")
     n_up, n_down = observable_spin_densities(psi)
     return {"energy": energy, "n_up": n_up, "n_down": n_down}
 

@@ -13,6 +13,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import netket as nk
 import numpy as np
+import physvec_runtime as pv
+from flax import serialization
 
 
 def lattice_ring(L):
@@ -46,15 +48,40 @@ def initialstate_rbm_full_sum(hilbert, alpha, seed):
     return nk.vqs.FullSumState(hilbert, model, seed=seed)
 
 
-def effector_vmc_sr(hamiltonian, vstate, n_iter, learning_rate, diag_shift):
+def effector_vmc_sr(hamiltonian, vstate, n_iter, learning_rate, diag_shift, checkpoint=None, every=10):
+    """VMC with SR. With a checkpoint name, the optimisation runs in blocks of `every` steps and after each
+    block the parameters (the state is summed exactly: no sampler), the optimizer state, the step count
+    and the energy history are saved (flax serialization through physvec_runtime); a run that finds them
+    (a retried run after a crash) continues from there. NetKet keeps the optimizer state between runs, so
+    the blocks are the same chain of updates as one run."""
     driver = nk.driver.VMC(
         hamiltonian,
         nk.optimizer.Sgd(learning_rate=learning_rate),
         variational_state=vstate,
         preconditioner=nk.optimizer.SR(diag_shift=diag_shift),
     )
-    log = nk.logging.RuntimeLog()
-    driver.run(n_iter=n_iter, out=log, show_progress=False)
+    history = []
+    saved = pv.load_bytes(checkpoint) if checkpoint else None
+    if saved is not None:
+        state = serialization.msgpack_restore(saved)
+        restored = serialization.from_state_dict(vstate, state["vstate"])
+        vstate.variables = restored.variables
+        driver._optimizer_state = serialization.from_state_dict(driver._optimizer_state, state["optimizer"])
+        driver._step_count = int(state["step"])
+        history = [float(e) for e in state["history"]]
+
+    def record(step, log_data, drv):
+        history.append(float(log_data["Energy"].mean.real))
+        pv.progress(run=checkpoint, iteration=len(history), n_iter=n_iter, E=history[-1])
+        return True
+
+    block = every if checkpoint else n_iter
+    while len(history) < n_iter:
+        driver.run(n_iter=min(block, n_iter - len(history)), out=(), show_progress=False, callback=record)
+        if checkpoint:
+            state = {"vstate": serialization.to_state_dict(vstate), "optimizer": serialization.to_state_dict(driver._optimizer_state),
+                     "step": len(history), "history": np.asarray(history)}
+            pv.save_bytes(checkpoint, serialization.msgpack_serialize(state))
     return float(vstate.expect(hamiltonian).mean.real)
 
 
@@ -71,7 +98,8 @@ def run_bose_hubbard_rbm(L, N, n_max, t, U, alpha, n_iter, seed):
     hilbert = site_boson_fock(graph, N, n_max)
     H = hamiltonian_bose_hubbard(hilbert, graph, t, U)
     vstate = initialstate_rbm_full_sum(hilbert, alpha, seed)
-    energy = effector_vmc_sr(H, vstate, n_iter, learning_rate=0.05, diag_shift=0.01)
+    energy = effector_vmc_sr(H, vstate, n_iter, learning_rate=0.05, diag_shift=0.01,
+                             checkpoint=f"vmc_L{L}_N{N}_nmax{n_max}_t{t}_U{U}_alpha{alpha}_iter{n_iter}_seed{seed}.msgpack")
     return {"energy": energy, "densities": observable_site_densities(hilbert, vstate)}
 
 

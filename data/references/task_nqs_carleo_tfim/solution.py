@@ -42,9 +42,11 @@ def initialstate_rbm(hilbert, alpha, n_samples, seed):
 
 
 def effector_vmc_sr(hamiltonian, vstate, n_iter, learning_rate, diag_shift, checkpoint=None, every=10):
-    """VMC with SR. With a checkpoint name, the variational state (parameters and sampler state with its
-    RNG key), the optimizer state, the step count and the energy history are saved every `every` steps
-    (flax serialization), and a run that finds them (a retried run after a crash) continues from there."""
+    """VMC with SR. With a checkpoint name, the optimisation runs in blocks of `every` steps and after each
+    block the variational state (parameters and sampler state: Markov chains and RNG key), the optimizer
+    state, the step count and the energy history are saved (flax serialization through physvec_runtime);
+    a run that finds them (a retried run after a crash) continues from there. NetKet keeps the optimizer
+    and sampler state between runs, so the blocks are the same chain of updates as one run."""
     driver = nk.driver.VMC(
         hamiltonian,
         nk.optimizer.Sgd(learning_rate=learning_rate),
@@ -61,19 +63,18 @@ def effector_vmc_sr(hamiltonian, vstate, n_iter, learning_rate, diag_shift, chec
         driver._step_count = int(state["step"])
         history = [float(e) for e in state["history"]]
 
-    def save(step, log_data, drv):
+    def record(step, log_data, drv):
         history.append(float(log_data["Energy"].mean.real))
-        done = len(history)
-        if checkpoint and (done % every == 0 or done == n_iter):
-            state = {"vstate": serialization.to_state_dict(vstate), "optimizer": serialization.to_state_dict(drv._optimizer_state),
-                     "step": done, "history": np.asarray(history)}
-            pv.save_bytes(checkpoint, serialization.msgpack_serialize(state))
-            pv.progress(run=checkpoint, iteration=done, n_iter=n_iter, E=history[-1])
+        pv.progress(run=checkpoint, iteration=len(history), n_iter=n_iter, E=history[-1])
         return True
 
-    remaining = n_iter - len(history)
-    if remaining > 0:
-        driver.run(n_iter=remaining, out=(), show_progress=False, callback=save)
+    block = every if checkpoint else n_iter
+    while len(history) < n_iter:
+        driver.run(n_iter=min(block, n_iter - len(history)), out=(), show_progress=False, callback=record)
+        if checkpoint:
+            state = {"vstate": serialization.to_state_dict(vstate), "optimizer": serialization.to_state_dict(driver._optimizer_state),
+                     "step": len(history), "history": np.asarray(history)}
+            pv.save_bytes(checkpoint, serialization.msgpack_serialize(state))
     history = np.asarray(history, dtype=float)
     final = vstate.expect(hamiltonian)
     return float(final.mean.real), float(final.error_of_mean), history

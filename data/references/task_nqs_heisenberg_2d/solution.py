@@ -14,6 +14,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import netket as nk
 import numpy as np
+import physvec_runtime as pv
+from flax import serialization
 
 
 def lattice_square(Lx, Ly, pbc):
@@ -35,16 +37,41 @@ def initialstate_rbm_exchange(hilbert, graph, alpha, n_samples, seed):
     return nk.vqs.MCState(sampler, model, n_samples=n_samples, n_discard_per_chain=8, seed=seed, sampler_seed=seed + 1)
 
 
-def effector_vmc_sr(hamiltonian, vstate, n_iter, learning_rate, diag_shift):
+def effector_vmc_sr(hamiltonian, vstate, n_iter, learning_rate, diag_shift, checkpoint=None, every=10):
+    """VMC with SR. With a checkpoint name, the optimisation runs in blocks of `every` steps and after each
+    block the variational state (parameters and sampler state: Markov chains and RNG key), the optimizer
+    state, the step count and the energy history are saved (flax serialization through physvec_runtime);
+    a run that finds them (a retried run after a crash) continues from there. NetKet keeps the optimizer
+    and sampler state between runs, so the blocks are the same chain of updates as one run."""
     driver = nk.driver.VMC(
         hamiltonian,
         nk.optimizer.Sgd(learning_rate=learning_rate),
         variational_state=vstate,
         preconditioner=nk.optimizer.SR(diag_shift=diag_shift),
     )
-    log = nk.logging.RuntimeLog()
-    driver.run(n_iter=n_iter, out=log, show_progress=False)
-    history = np.asarray(log.data["Energy"]["Mean"].real, dtype=float)
+    history = []
+    saved = pv.load_bytes(checkpoint) if checkpoint else None
+    if saved is not None:
+        state = serialization.msgpack_restore(saved)
+        restored = serialization.from_state_dict(vstate, state["vstate"])
+        vstate.variables, vstate.sampler_state = restored.variables, restored.sampler_state
+        driver._optimizer_state = serialization.from_state_dict(driver._optimizer_state, state["optimizer"])
+        driver._step_count = int(state["step"])
+        history = [float(e) for e in state["history"]]
+
+    def record(step, log_data, drv):
+        history.append(float(log_data["Energy"].mean.real))
+        pv.progress(run=checkpoint, iteration=len(history), n_iter=n_iter, E=history[-1])
+        return True
+
+    block = every if checkpoint else n_iter
+    while len(history) < n_iter:
+        driver.run(n_iter=min(block, n_iter - len(history)), out=(), show_progress=False, callback=record)
+        if checkpoint:
+            state = {"vstate": serialization.to_state_dict(vstate), "optimizer": serialization.to_state_dict(driver._optimizer_state),
+                     "step": len(history), "history": np.asarray(history)}
+            pv.save_bytes(checkpoint, serialization.msgpack_serialize(state))
+    history = np.asarray(history, dtype=float)
     # The reported energy (and every later observable) from four times the optimisation's samples: the
     # statistical error of the last iterate would otherwise be comparable to the convergence criterion.
     vstate.n_samples = 4 * vstate.n_samples
@@ -75,7 +102,8 @@ def run_heisenberg_rbm(Lx, Ly, pbc, J, alpha, n_iter, n_samples, seed):
     hilbert = site_spin_half_zero_magnetization(graph)
     H = hamiltonian_heisenberg_marshall(hilbert, graph, J)
     vstate = initialstate_rbm_exchange(hilbert, graph, alpha, n_samples, seed)
-    energy, error, history = effector_vmc_sr(H, vstate, n_iter, learning_rate=0.02, diag_shift=0.01)
+    energy, error, history = effector_vmc_sr(H, vstate, n_iter, learning_rate=0.02, diag_shift=0.01,
+                                             checkpoint=f"vmc_{Lx}x{Ly}_pbc{pbc}_J{J}_alpha{alpha}_iter{n_iter}_ns{n_samples}_seed{seed}.msgpack")
     zz = observable_bond_zz_by_direction(hilbert, graph, vstate)
     return {"energy": energy, "error": error, "history": history, "zz": zz}
 

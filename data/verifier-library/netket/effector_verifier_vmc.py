@@ -30,22 +30,26 @@ def effector_verifier_vmc(hamiltonian, vstate, n_iter=300, learning_rate=0.05, d
     if saved is not None:
         state = serialization.msgpack_restore(saved)
         restored = serialization.from_state_dict(vstate, state["vstate"])
-        vstate.variables, vstate.sampler_state = restored.variables, restored.sampler_state
+        vstate.variables = restored.variables
+        if hasattr(vstate, "sampler_state"):  # MCState: its Markov chains and RNG key (FullSumState has none)
+            vstate.sampler_state = restored.sampler_state
         driver._optimizer_state = serialization.from_state_dict(driver._optimizer_state, state["optimizer"])
         driver._step_count = int(state["step"])
         history = [float(e) for e in state["history"]]
 
     def record(step, log_data, drv):
         history.append(float(log_data["Energy"].mean.real))
-        done = len(history)
-        if checkpoint and (done % every == 0 or done == n_iter):
-            state = {"vstate": serialization.to_state_dict(vstate), "optimizer": serialization.to_state_dict(drv._optimizer_state),
-                     "step": done, "history": np.asarray(history)}
-            pv.save_bytes(checkpoint, serialization.msgpack_serialize(state))
-            pv.progress(run=checkpoint, iteration=done, n_iter=n_iter, E=history[-1])
+        pv.progress(run=checkpoint, iteration=len(history), n_iter=n_iter, E=history[-1])
         return True
 
-    if n_iter - len(history) > 0:
-        driver.run(n_iter=n_iter - len(history), out=(), show_progress=False, callback=record)
+    # Saved between runs of `every` steps, not from the callback: a callback runs before its step's parameter
+    # update. NetKet keeps optimizer and sampler state between runs, so the blocks are one chain of updates.
+    block = every if checkpoint else n_iter
+    while len(history) < n_iter:
+        driver.run(n_iter=min(block, n_iter - len(history)), out=(), show_progress=False, callback=record)
+        if checkpoint:
+            state = {"vstate": serialization.to_state_dict(vstate), "optimizer": serialization.to_state_dict(driver._optimizer_state),
+                     "step": len(history), "history": np.asarray(history)}
+            pv.save_bytes(checkpoint, serialization.msgpack_serialize(state))
     final = vstate.expect(hamiltonian)
     return float(final.mean.real), float(final.error_of_mean), history
