@@ -5,9 +5,9 @@ export const RUNTIME_RULES = [
   'Long simulations (DMRG sweeps, VMC iterations, SCF cycles) use the sandbox runtime, `import physvec_runtime as pv`:',
   '- report where the run is with `pv.progress(sweep=k, max_sweeps=n, E=energy)` (numbers or short strings; the latest call wins);',
   '- checkpoint at natural boundaries inside the effector_ function, under a name made of all its parameters, and resume from it when it exists:',
-  '  TeNPy: `pv.save_hdf5(name, {"resume_data": engine.get_resume_data(), "sweep_stats": engine.sweep_stats})` from `engine.checkpoint.connect(fn)`, then `Engine(psi, model, options, resume_data=saved["resume_data"])` and `engine.resume_run()`;',
-  '  NetKet: every N iterations `pv.save_bytes(name, flax.serialization.msgpack_serialize({...}))` of `serialization.to_state_dict(vstate)`, the driver\'s optimizer state, the step count and the energy history; restore them before `driver.run(n_iter=remaining)`;',
-  '  PySCF: `mf.chkfile = str(pv.checkpoint_path(name))` and, when `pv.exists(name)`, `mf.init_guess = "chkfile"`;',
+  '  TeNPy: `energy, psi = pv.checkpointed_dmrg(dmrg.TwoSiteDMRGEngine, psi, model, options, checkpoint=name)` (saves the engine\'s resume data every sweep, resumes with resume_run());',
+  '  NetKet: `energies = pv.checkpointed_vmc(driver, n_iter, checkpoint=name, every=10)` (variational, sampler and optimizer state saved every 10 steps; a resumed run continues the same chain of updates);',
+  '  PySCF: `resumed = pv.use_chkfile(mf, name)` (its chkfile in the checkpoint dir; when resumed, call `mf.kernel()` without dm0);',
   '  anything else: `pv.save_json` / `pv.load_json(name, default=None)` or `pv.save_npz` / `pv.load_npz`.',
   'A script that runs in seconds needs none of this.',
 ].join('\n');

@@ -30,11 +30,7 @@ def effector_rhf(mol, checkpoint=None):
     """With a checkpoint name, PySCF's chkfile (rewritten every SCF cycle) lives in the run's checkpoint dir
     and a retried run restarts from its orbitals; a converged SCF converges again in a cycle or two."""
     mf = scf.RHF(mol)
-    if checkpoint:
-        mf.chkfile = str(pv.checkpoint_path(checkpoint))
-        if pv.exists(checkpoint):
-            mf.init_guess = "chkfile"
-        mf.callback = lambda env: pv.progress(run=checkpoint, cycle=env["cycle"] + 1, E=float(env["e_tot"]))
+    pv.use_chkfile(mf, checkpoint)
     return mf.run(conv_tol=1e-10)
 
 
@@ -42,11 +38,7 @@ def effector_uhf(mol, checkpoint=None):
     """UHF of an open-shell system from the default guess. With a checkpoint name, PySCF's chkfile lives in
     the run's checkpoint dir and a retried run restarts from its orbitals."""
     mf = scf.UHF(mol)
-    if checkpoint:
-        mf.chkfile = str(pv.checkpoint_path(checkpoint))
-        if pv.exists(checkpoint):
-            mf.init_guess = "chkfile"
-        mf.callback = lambda env: pv.progress(run=checkpoint, cycle=env["cycle"] + 1, E=float(env["e_tot"]))
+    pv.use_chkfile(mf, checkpoint)
     return mf.run(conv_tol=1e-10)
 
 
@@ -64,11 +56,7 @@ def effector_uhf_broken_symmetry(mol, rhf, checkpoint=None):
     dm = (ca * occ) @ ca.T, (cb * occ) @ cb.T
     mf = scf.UHF(mol)
     mf.conv_tol = 1e-10
-    if checkpoint:
-        mf.chkfile = str(pv.checkpoint_path(checkpoint))
-        if pv.exists(checkpoint):
-            mf.init_guess = "chkfile"
-        mf.callback = lambda env: pv.progress(run=checkpoint, cycle=env["cycle"] + 1, E=float(env["e_tot"]))
+    pv.use_chkfile(mf, checkpoint)
     mf.kernel(dm0=None if mf.init_guess == "chkfile" else np.array(dm))
     return mf
 

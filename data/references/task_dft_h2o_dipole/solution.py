@@ -28,11 +28,7 @@ def effector_rhf(mol, checkpoint=None):
     """With a checkpoint name, PySCF's chkfile (rewritten every SCF cycle) lives in the run's checkpoint dir
     and a retried run restarts from its orbitals; a converged SCF converges again in a cycle or two."""
     mf = scf.RHF(mol)
-    if checkpoint:
-        mf.chkfile = str(pv.checkpoint_path(checkpoint))
-        if pv.exists(checkpoint):
-            mf.init_guess = "chkfile"
-        mf.callback = lambda env: pv.progress(run=checkpoint, cycle=env["cycle"] + 1, E=float(env["e_tot"]))
+    pv.use_chkfile(mf, checkpoint)
     return mf.run(conv_tol=1e-10)
 
 
@@ -43,11 +39,7 @@ def effector_rks(mol, xc, grid_level, checkpoint=None):
     mf.xc = xc
     mf.grids.level = grid_level
     mf.conv_tol = 1e-10
-    if checkpoint:
-        mf.chkfile = str(pv.checkpoint_path(checkpoint))
-        if pv.exists(checkpoint):
-            mf.init_guess = "chkfile"
-        mf.callback = lambda env: pv.progress(run=checkpoint, cycle=env["cycle"] + 1, E=float(env["e_tot"]))
+    pv.use_chkfile(mf, checkpoint)
     mf.kernel()
     return mf
 

@@ -33,11 +33,7 @@ def effector_rks(mol, xc, grid_level, checkpoint=None):
     mf.xc = xc
     mf.grids.level = grid_level
     mf.conv_tol = 1e-10
-    if checkpoint:
-        mf.chkfile = str(pv.checkpoint_path(checkpoint))
-        if pv.exists(checkpoint):
-            mf.init_guess = "chkfile"
-        mf.callback = lambda env: pv.progress(run=checkpoint, cycle=env["cycle"] + 1, E=float(env["e_tot"]))
+    pv.use_chkfile(mf, checkpoint)
     mf.kernel()
     return mf
 
@@ -49,11 +45,7 @@ def effector_uks(mol, xc, grid_level, checkpoint=None):
     mf.xc = xc
     mf.grids.level = grid_level
     mf.conv_tol = 1e-10
-    if checkpoint:
-        mf.chkfile = str(pv.checkpoint_path(checkpoint))
-        if pv.exists(checkpoint):
-            mf.init_guess = "chkfile"
-        mf.callback = lambda env: pv.progress(run=checkpoint, cycle=env["cycle"] + 1, E=float(env["e_tot"]))
+    pv.use_chkfile(mf, checkpoint)
     mf.kernel()
     return mf
 

@@ -15,7 +15,6 @@ import matplotlib.pyplot as plt
 import netket as nk
 import numpy as np
 import physvec_runtime as pv
-from flax import serialization
 
 
 def lattice_square(Lx, Ly, pbc):
@@ -49,28 +48,7 @@ def effector_vmc_sr(hamiltonian, vstate, n_iter, learning_rate, diag_shift, chec
         variational_state=vstate,
         preconditioner=nk.optimizer.SR(diag_shift=diag_shift),
     )
-    history = []
-    saved = pv.load_bytes(checkpoint) if checkpoint else None
-    if saved is not None:
-        state = serialization.msgpack_restore(saved)
-        restored = serialization.from_state_dict(vstate, state["vstate"])
-        vstate.variables, vstate.sampler_state = restored.variables, restored.sampler_state
-        driver._optimizer_state = serialization.from_state_dict(driver._optimizer_state, state["optimizer"])
-        driver._step_count = int(state["step"])
-        history = [float(e) for e in state["history"]]
-
-    def record(step, log_data, drv):
-        history.append(float(log_data["Energy"].mean.real))
-        pv.progress(run=checkpoint, iteration=len(history), n_iter=n_iter, E=history[-1])
-        return True
-
-    block = every if checkpoint else n_iter
-    while len(history) < n_iter:
-        driver.run(n_iter=min(block, n_iter - len(history)), out=(), show_progress=False, callback=record)
-        if checkpoint:
-            state = {"vstate": serialization.to_state_dict(vstate), "optimizer": serialization.to_state_dict(driver._optimizer_state),
-                     "step": len(history), "history": np.asarray(history)}
-            pv.save_bytes(checkpoint, serialization.msgpack_serialize(state))
+    history = pv.checkpointed_vmc(driver, n_iter, checkpoint, every)
     history = np.asarray(history, dtype=float)
     # The reported energy (and every later observable) from four times the optimisation's samples: the
     # statistical error of the last iterate would otherwise be comparable to the convergence criterion.

@@ -1,7 +1,6 @@
 import netket as nk
 import numpy as np
 import physvec_runtime as pv
-from flax import serialization
 
 
 def effector_verifier_vmc(hamiltonian, vstate, n_iter=300, learning_rate=0.05, diag_shift=0.05, checkpoint=None, every=10):
@@ -25,31 +24,6 @@ def effector_verifier_vmc(hamiltonian, vstate, n_iter=300, learning_rate=0.05, d
         variational_state=vstate,
         preconditioner=nk.optimizer.SR(diag_shift=diag_shift),
     )
-    history = []
-    saved = pv.load_bytes(checkpoint) if checkpoint else None
-    if saved is not None:
-        state = serialization.msgpack_restore(saved)
-        restored = serialization.from_state_dict(vstate, state["vstate"])
-        vstate.variables = restored.variables
-        if hasattr(vstate, "sampler_state"):  # MCState: its Markov chains and RNG key (FullSumState has none)
-            vstate.sampler_state = restored.sampler_state
-        driver._optimizer_state = serialization.from_state_dict(driver._optimizer_state, state["optimizer"])
-        driver._step_count = int(state["step"])
-        history = [float(e) for e in state["history"]]
-
-    def record(step, log_data, drv):
-        history.append(float(log_data["Energy"].mean.real))
-        pv.progress(run=checkpoint, iteration=len(history), n_iter=n_iter, E=history[-1])
-        return True
-
-    # Saved between runs of `every` steps, not from the callback: a callback runs before its step's parameter
-    # update. NetKet keeps optimizer and sampler state between runs, so the blocks are one chain of updates.
-    block = every if checkpoint else n_iter
-    while len(history) < n_iter:
-        driver.run(n_iter=min(block, n_iter - len(history)), out=(), show_progress=False, callback=record)
-        if checkpoint:
-            state = {"vstate": serialization.to_state_dict(vstate), "optimizer": serialization.to_state_dict(driver._optimizer_state),
-                     "step": len(history), "history": np.asarray(history)}
-            pv.save_bytes(checkpoint, serialization.msgpack_serialize(state))
+    history = pv.checkpointed_vmc(driver, n_iter, checkpoint, every)
     final = vstate.expect(hamiltonian)
     return float(final.mean.real), float(final.error_of_mean), history

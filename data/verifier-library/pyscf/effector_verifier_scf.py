@@ -17,14 +17,8 @@ def effector_verifier_scf(mf, dm0=None, conv_tol=1e-9, max_cycle=100, checkpoint
     """
     mf.conv_tol = conv_tol
     mf.max_cycle = max_cycle
-    if checkpoint:
-        resume = pv.exists(checkpoint)
-        mf.chkfile = str(pv.checkpoint_path(checkpoint))
-        if resume:
-            mf.init_guess = "chkfile"
-            dm0 = None
-        cycles = []
-        mf.callback = lambda env: (cycles.append(1), pv.progress(run=checkpoint, cycle=len(cycles), E=float(env["e_tot"])))
+    if pv.use_chkfile(mf, checkpoint):
+        dm0 = None  # the chkfile's orbitals, not the given guess
     energy = mf.kernel(dm0=dm0)
     if not mf.converged:
         raise RuntimeError(f"SCF did not converge in {max_cycle} cycles (last energy {energy})")

@@ -30,26 +30,4 @@ def effector_verifier_dmrg(model, psi0, max_sweeps=20, chi_max=100, svd_min=1e-1
         "mixer": mixer,
     }
     engine_class = dmrg.TwoSiteDMRGEngine if psi.L >= 3 else dmrg.SingleSiteDMRGEngine
-    saved = pv.load_hdf5(checkpoint) if checkpoint else None
-    if saved and saved.get("finished"):
-        return float(saved["E"]), saved["resume_data"]["psi"]
-    if saved:
-        engine = engine_class(psi, model, options, resume_data=saved["resume_data"])
-        # TeNPy's resume data omits the sweep statistics its convergence check reads.
-        engine.sweep_stats = {k: list(v) for k, v in saved["sweep_stats"].items()}
-    else:
-        engine = engine_class(psi, model, options)
-
-    def save(eng, finished=False):
-        state = {"resume_data": eng.get_resume_data(), "sweep_stats": eng.sweep_stats, "finished": finished}
-        if finished:
-            state["E"] = eng.sweep_stats["E"][-1]
-        pv.save_hdf5(checkpoint, state)
-        pv.progress(run=checkpoint, sweep=eng.sweeps, max_sweeps=max_sweeps, E=eng.sweep_stats["E"][-1], chi=max(eng.psi.chi))
-
-    if checkpoint:
-        engine.checkpoint.connect(save)
-    energy, psi = engine.resume_run() if saved else engine.run()
-    if checkpoint:
-        save(engine, finished=True)
-    return float(energy), psi
+    return pv.checkpointed_dmrg(engine_class, psi, model, options, checkpoint)

@@ -29,7 +29,7 @@ from pathlib import Path
 __all__ = [
     "progress", "checkpoint_dir", "checkpoint_path", "resumed", "exists", "remove", "atomic_path",
     "save_bytes", "load_bytes", "save_json", "load_json", "save_pickle", "load_pickle",
-    "save_npz", "load_npz", "save_hdf5", "load_hdf5",
+    "save_npz", "load_npz", "save_hdf5", "load_hdf5", "checkpointed_dmrg", "checkpointed_vmc", "use_chkfile",
 ]
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,127}$")
@@ -189,3 +189,9 @@ def _plain(v):
     if hasattr(v, "tolist"):
         return v.tolist()
     raise TypeError(f"{type(v).__name__} is not JSON serialisable; use save_pickle or save_npz")
+
+
+# One-call checkpointing in each library's idiom (each imports its library only when called).
+from .netket_vmc import checkpointed_vmc  # noqa: E402
+from .pyscf_scf import use_chkfile  # noqa: E402
+from .tenpy_dmrg import checkpointed_dmrg  # noqa: E402
