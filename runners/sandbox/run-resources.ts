@@ -15,10 +15,8 @@ export function newRunId(): string {
 /** Never throws: a failure is logged and left to the stale sweeps, so the result still comes back. */
 export async function releaseRun(runId: string, cgroup: RunCgroup | null, lease: UidLease | null, workDir: string): Promise<void> {
   if (cgroup) await removeRunCgroup(cgroup);
- 
   activeRuns.delete(runId);
   // Only now, with the run's processes gone, may another run have its uid.
   await lease?.release();
- 
   if (!keepWorkDirs()) await removeWorkDir(workDir);
 }

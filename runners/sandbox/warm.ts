@@ -69,13 +69,18 @@ export async function warmProfileOfRequest(req: SandboxRequest, store: ArtifactS
   return profileOfTexts(await Promise.all(py.map(async (f) => (f.content !== undefined ? String(f.content) : (await store.get(f.ref!).catch(() => Buffer.alloc(0))).toString('utf8')))));
 }
 
+/** Whether `plan` has the whole chain a warm run enters (bwrap's namespaces, seccomp, prlimit, its own uid and cgroup). */
+export function hasFullChain(plan: IsolationPlan, hasUid = Boolean(plan.dropPrivileges), hasCgroup = Boolean(plan.cgroup)): boolean {
+  return Boolean(plan.bwrap && plan.seccomp && plan.prlimit && hasUid && hasCgroup);
+}
+
 /** Why this run cannot start warm (before asking the zygote), or null; `hasUid`/`hasCgroup`: the run has its own uid and cgroup. */
 export function warmBlocker(req: SandboxRequest, plan: IsolationPlan, hasUid: boolean, hasCgroup: boolean): string | null {
   if (!warmWanted()) return warmOffReason();
   if (req.language !== 'python') return `no warm interpreter for ${req.language}`;
   // The warm path enters the namespaces bwrap made and applies the same caps itself; without the
   // whole chain there is nothing to enter, so partial isolation stays on the proven cold path.
-  if (!plan.bwrap || !plan.seccomp || !plan.prlimit || !hasUid || !hasCgroup) return FULL_CHAIN_NEEDED;
+  if (!hasFullChain(plan, hasUid, hasCgroup)) return FULL_CHAIN_NEEDED;
   const setsImportTime = Object.keys(req.env).filter((n) => IMPORT_TIME_ENV.test(n));
   if (setsImportTime.length) return `the request sets ${setsImportTime.join(', ')}, read at import time`;
   return null;
