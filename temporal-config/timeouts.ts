@@ -23,8 +23,13 @@ export const DEFAULT_RETRY: RetryPolicy = {
 /** How often an activity without its own heartbeat is beaten for by the worker (workers/heartbeat-ticker.ts). */
 export const HEARTBEAT_TICK_MS = 2_000;
 
-/** Worker option maxHeartbeatThrottleInterval: heartbeats reach the server at least this often. */
-export const HEARTBEAT_THROTTLE = '3s';
+/**
+ * Worker option maxHeartbeatThrottleInterval: heartbeats reach the server at least this often, and
+ * a beat sent sooner after the last one waits at most this long. Short, because a sandbox run beats
+ * again as soon as a new checkpoint is stored, and the server only knows that checkpoint (the one a
+ * retry restores) once the beat arrives; at 3 s a worker killed right after a save still lost it.
+ */
+export const HEARTBEAT_THROTTLE = '1s';
 
 /** Light steps (artifact I/O, judging, reports): seconds normally; the worker heartbeats for them. */
 export const LIGHT_ACTIVITY: ActivityOptions = {

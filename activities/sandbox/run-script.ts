@@ -17,7 +17,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { ArtifactStore, artifactStore } from '../../lib/artifacts/store.js';
 import { BadInputError } from '../../lib/errors.js';
-import type { SandboxRequestInput, SandboxResult } from '../../schemas/sandbox.js';
+import type { SandboxHeartbeat, SandboxRequestInput, SandboxResult } from '../../schemas/sandbox.js';
 import { parseSandboxRequest, runSandboxed, SandboxCancelledError, RunnerUnavailableError } from '../../runners/sandbox/index.js';
 import { previousRunState, RunStateWatcher } from '../../runners/sandbox/run-state/index.js';
 import { SANDBOX_OWN_FAILURE_LIMIT } from '../../temporal-config/timeouts.js';
@@ -65,6 +65,12 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
       // Until this attempt's first snapshot, the previous checkpoint stays in the details: dying early loses nothing.
       ctx.heartbeat({ phase: 'starting', label: req.label ?? null, ownFailures, ...runState.details() });
       let running = true;
+      const label = req.label ?? null;
+      // The run's latest counters (run id, elapsed, output bytes), repeated in a beat a checkpoint triggers.
+      let lastInfo: Partial<SandboxHeartbeat> = {};
+      const beat = () => {
+        if (running) ctx.heartbeat({ ...lastInfo, label, ownFailures, ...runState.details() });
+      };
       try {
         return await runSandboxed(req, {
           store,
@@ -73,13 +79,12 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
           beforeStart: async ({ privateDir }) => {
             const restored = await runState.attach(privateDir, ctx.info.attempt);
             if (restored > 0) ctx.log.info(`sandbox run ${req.label ?? ''}: restored ${restored} checkpoint file(s) from an earlier attempt`);
+            runState.watchCheckpoints(beat);
           },
           onHeartbeat: (info) => {
-            const label = req.label ?? null;
-            ctx.heartbeat({ ...info, label, ownFailures, ...runState.details() });
-            void runState.poll().then(() => {
-              if (running) ctx.heartbeat({ ...info, label, ownFailures, ...runState.details() });
-            });
+            lastInfo = info;
+            beat();
+            void runState.poll().then(beat);
           },
         });
       } catch (err) {
@@ -93,6 +98,7 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
         throw ApplicationFailure.create({ type: failures >= SANDBOX_OWN_FAILURE_LIMIT ? SANDBOX_OWN_FAILURE : 'SandboxError', message, nonRetryable: failures >= SANDBOX_OWN_FAILURE_LIMIT, cause: err instanceof Error ? err : undefined });
       } finally {
         running = false;
+        runState.close();
       }
     },
   };

@@ -1,6 +1,8 @@
 // Durable long simulations (issue 16): a suite task's reference solution, its final simulation made
 // long (a drill `main` with bigger parameters), runs once uninterrupted; then again, and the
-// simulation worker running it is killed -9 at ~70 % of the uninterrupted duration. A worker that
+// simulation worker running it is killed -9 at ~70 % of the work: where the uninterrupted run was at
+// 70 % of its time (its chain and sweep, then as far into that sweep), or, for VMC, at 70 % of the
+// iterations; so a host slower or faster this time does not move the kill. A worker that
 // was not running it takes the retry, restores the last checkpoint from the shared artifact store
 // and finishes, with the same final numbers within the task's tolerance. From the kill to the end
 // (the lost worker's detection included) must take at most half the uninterrupted duration: a speed
@@ -29,6 +31,7 @@ import type { Client, Connection, WorkflowHandle } from '@temporalio/client';
 import { repoRoot } from '../../lib/paths.js';
 import { TASK_QUEUES } from '../../temporal-config/queues.js';
 import { RunStateDetails } from '../../schemas/run-state.js';
+import { readManifest } from '../../lib/kb/store.js';
 import type { SmokeInput, SmokeResult } from '../../workflows/smoke.js';
 import { ensureServer, testClient } from '../helpers/temporal.js';
 import { spawnWorker, stopWorker, waitFor, type SpawnedWorker } from './drill-support.js';
@@ -117,6 +120,71 @@ async function pendingRun(handle: WorkflowHandle): Promise<{ attempt: number; wo
   return { attempt: p.attempt ?? 1, worker: p.lastWorkerIdentity ?? '', state: state.success ? state.data : {} };
 }
 
+/** Where a run is in its work, from its progress values: `L160/4` (DMRG: chain, sweep); null without them. */
+function workPoint(values: Record<string, unknown> | undefined): string | null {
+  const run = values?.run;
+  const sweep = values?.sweep;
+  if (typeof run !== 'string' || typeof sweep !== 'number') return null;
+  return `${run.replace(/_J.*$/, '').replace(/^dmrg_/, '')}/${sweep}`;
+}
+
+interface Timeline {
+  /** The first attempt's work points in order, with when each was first seen (ms after the start). */
+  marks: [string, number][];
+  text: string;
+}
+
+/**
+ * When each attempt was first seen at each work point, polled every second: where a variant's time
+ * went, and (for the uninterrupted run) where the work stands at 70 % of the time.
+ */
+function watchTimeline(handle: WorkflowHandle): { stop: () => Promise<Timeline> } {
+  const t0 = Date.now();
+  const seen: string[] = [];
+  const marks: [string, number][] = [];
+  let last = '';
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const p = await pendingRun(handle).catch(() => undefined);
+      if (!p && (await handle.describe().catch(() => undefined))?.status.name !== 'RUNNING') break;
+      const point = workPoint(p?.state.progress?.values);
+      const key = p ? `a${p.attempt}:${point ?? '-'}` : '';
+      if (p && key !== last) {
+        seen.push(`${key}@${((Date.now() - t0) / 1000).toFixed(0)}s`);
+        if (p.attempt === 1 && point) marks.push([point, Date.now() - t0]);
+        last = key;
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await loop;
+      return { marks, text: `${seen.join(' ')} end@${((Date.now() - t0) / 1000).toFixed(0)}s` };
+    },
+  };
+}
+
+/**
+ * The uninterrupted run's work point at 70 % of its time, and how far past it that moment was: the
+ * interrupted run is killed at the same point of the work (however fast the host runs it this time),
+ * mid-sweep as a real crash would be.
+ */
+function killPointOf(base: Baseline): { point: string; afterMs: number; later: Set<string> } | null {
+  const at = 0.7 * base.ms;
+  const i = base.marks.filter(([, ms]) => ms <= at).length - 1;
+  if (i < 0) return null;
+  return { point: base.marks[i]![0], afterMs: at - base.marks[i]![1], later: new Set(base.marks.slice(i + 1).map(([p]) => p)) };
+}
+
+interface Baseline {
+  ms: number;
+  energy: number;
+  marks: [string, number][];
+}
+
 function workerDirs(root: string, name: string, sharedArtifacts: string): Record<string, string> {
   return { PHYSVEC_STATE_DIR: path.join(root, name), PHYSVEC_ARTIFACTS_DIR: sharedArtifacts, PHYSVEC_SANDBOX_WARM: '0' };
 }
@@ -149,6 +217,9 @@ describe('a long simulation resumes from its checkpoint on another worker', { co
     ({ client, connection } = await testClient());
     orchestration = worker('orchestration', workerDirs(root, 'orchestration', shared));
     await orchestration.ready;
+    // A fresh orchestration worker builds its knowledge base in the background (~20-40 s of CPU):
+    // the uninterrupted run must not share the host with it, or it would look slower than it is.
+    await waitFor('the orchestration worker\'s knowledge base', async () => ((await readManifest(path.join(root, 'orchestration', 'kb'))) ? true : undefined), 600_000, 1000);
   });
   after(async () => {
     for (const w of spawned) await stopWorker(w);
@@ -157,18 +228,22 @@ describe('a long simulation resumes from its checkpoint on another worker', { co
   });
 
   /** The drill's task run once without interruption on a fresh worker: its duration and final energy. */
-  async function uninterrupted(d: Drill): Promise<{ ms: number; energy: number }> {
+  async function uninterrupted(d: Drill): Promise<Baseline> {
     const a = worker('simulation', workerDirs(root, 'A', shared));
     try {
       await a.ready;
       const t0 = Date.now();
-      const baseline = (await (await startRun(client, d)).result()) as SmokeResult;
+      const handle = await startRun(client, d);
+      const timeline = watchTimeline(handle);
+      const baseline = (await handle.result()) as SmokeResult;
       const ms = Date.now() - t0;
+      const { marks, text } = await timeline.stop();
+      figures.push(`${d.task}: uninterrupted timeline ${text}`);
       figures.push(`${d.task}: uninterrupted ${(ms / 1000).toFixed(1)} s (sandbox run ${(baseline.run.durationMs / 1000).toFixed(1)} s, load ${os.loadavg()[0]!.toFixed(1)})`);
       assert.equal(baseline.status, 'passed', baseline.run.stderrTail.slice(-2000));
       assert.match(baseline.run.stdoutTail, /RESUMED False/);
       assert.ok(ms >= 60_000 * Math.min(1, SCALE), `the drill's simulation must last long enough to be interrupted (took ${ms} ms; raise PHYSVEC_RESUME_DRILL_SCALE)`);
-      return { ms, energy: energyOf(baseline) };
+      return { ms, energy: energyOf(baseline), marks };
     } finally {
       // A worker left polling would take the next drill's runs (and its retries) and spoil their worker checks.
       await stopWorker(a);
@@ -176,7 +251,7 @@ describe('a long simulation resumes from its checkpoint on another worker', { co
   }
 
   /** The run killed -9 on worker A at ~70 % of `base`; a new worker (restart) or a second one that was polling all along (two-workers) takes the retry. */
-  async function interrupted(d: Drill, base: { ms: number; energy: number }, mode: 'two-workers' | 'restart'): Promise<void> {
+  async function interrupted(d: Drill, base: Baseline, mode: 'two-workers' | 'restart'): Promise<void> {
     let a = worker('simulation', workerDirs(root, 'A', shared));
     let b: SpawnedWorker | undefined = mode === 'two-workers' ? worker('simulation', workerDirs(root, 'B', shared)) : undefined;
     try {
@@ -184,10 +259,13 @@ describe('a long simulation resumes from its checkpoint on another worker', { co
       if (b) await b.ready;
       const handle = await startRun(client, d);
       const started = Date.now();
+      const timeline = watchTimeline(handle);
       // The poller counts a probe's exception as "not yet": outcomes are recorded here and asserted after it.
       let liveLine: string | null = null;
       let liveProblem = 'no progress value was seen';
       let ended = false;
+      const killPoint = d.fraction ? null : killPointOf(base);
+      let pointSeenAt: number | null = null;
       const found = await waitFor('70 % of the uninterrupted duration, with a checkpoint', async () => {
         const p = await pendingRun(handle);
         if (!p && (await handle.describe()).status.name !== 'RUNNING') {
@@ -201,9 +279,15 @@ describe('a long simulation resumes from its checkpoint on another worker', { co
           if (typeof sim?.progress?.values[d.progressKey] === 'number' && typeof sim.progress.values.E === 'number') liveLine = sim.line;
           else liveProblem = `status --json lacks the live ${d.progressKey} and E: ${stdout.slice(0, 800)}`;
         }
-        // ~70 %: of the uninterrupted duration, or of the work when the script reports its fraction (the host's load varies).
+        // ~70 % of the work (the host's load varies): the fraction the script reports (VMC), or the
+        // uninterrupted run's work point at 70 % of its time (DMRG); else 70 % of its duration.
         const fraction = d.fraction && p?.state.progress ? d.fraction(p.state.progress.values) : null;
-        const far = fraction !== null ? fraction >= 0.7 : Date.now() - started >= 0.7 * base.ms;
+        const point = workPoint(p?.state.progress?.values);
+        if (killPoint && point === killPoint.point) pointSeenAt ??= Date.now();
+        const far =
+          fraction !== null ? fraction >= 0.7
+          : killPoint ? (point !== null && killPoint.later.has(point)) || (pointSeenAt !== null && Date.now() - pointSeenAt >= killPoint.afterMs)
+          : Date.now() - started >= 0.7 * base.ms;
         return far && p?.state.checkpoint ? p : undefined;
       }, 3_600_000, 1000);
       assert.ok(!ended && found, 'the run ended before it could be interrupted');
@@ -229,13 +313,14 @@ describe('a long simulation resumes from its checkpoint on another worker', { co
       const restoredSeenAt = Date.now();
       const result = (await handle.result()) as SmokeResult;
       const killToEndMs = Date.now() - killedAt;
+      figures.push(`${d.task} (${mode}): timeline ${(await timeline.stop()).text} (kill@${((killedAt - started) / 1000).toFixed(0)}s${killPoint ? `, ${((killPoint.afterMs) / 1000).toFixed(1)} s into ${killPoint.point} as the uninterrupted run was at 70 %` : ''})`);
 
       assert.equal(result.status, 'passed', result.run.stderrTail.slice(-2000));
       assert.match(result.run.stdoutTail, /RESUMED True/, 'the retried run started from the restored checkpoint');
       if (resumed) assert.ok(resumed.worker.startsWith(`${b.proc.pid}@`), `the retry ran on worker ${mode === 'two-workers' ? 'B' : "A'"}, pid ${b.proc.pid} (${resumed.worker})`);
       const energy = energyOf(result);
       const cp = atKill.state.checkpoint!;
-      figures.push(`${d.task} (${mode}): uninterrupted ${(base.ms / 1000).toFixed(1)} s; killed at ${((killedAt - started) / 1000).toFixed(1)} s, kill-to-end ${(killToEndMs / 1000).toFixed(1)} s (${((100 * killToEndMs) / base.ms).toFixed(0)} %: retry attempt seen at +${retryStartedAt ? ((retryStartedAt - killedAt) / 1000).toFixed(1) : '?'} s, restored checkpoint seen at +${((restoredSeenAt - killedAt) / 1000).toFixed(1)} s, the resumed attempt's sandbox run ${(result.run.durationMs / 1000).toFixed(1)} s, load ${os.loadavg()[0]!.toFixed(1)}); checkpoint at the kill ${cp.files} file(s), ${(cp.bytes / 1024).toFixed(0)} KiB, ${cp.uploads} upload(s) (${(cp.uploadedBytes / 1024).toFixed(0)} KiB, one per ${((killedAt - started) / 1000 / Math.max(1, cp.uploads)).toFixed(1)} s); E ${energy} vs ${base.energy}`);
+      figures.push(`${d.task} (${mode}): uninterrupted ${(base.ms / 1000).toFixed(1)} s; killed at ${((killedAt - started) / 1000).toFixed(1)} s, kill-to-end ${(killToEndMs / 1000).toFixed(1)} s (${((100 * killToEndMs) / base.ms).toFixed(0)} %: retry attempt seen at +${retryStartedAt ? ((retryStartedAt - killedAt) / 1000).toFixed(1) : '?'} s, restored checkpoint seen at +${((restoredSeenAt - killedAt) / 1000).toFixed(1)} s, the resumed attempt's sandbox run ${(result.run.durationMs / 1000).toFixed(1)} s, load ${os.loadavg()[0]!.toFixed(1)}); checkpoint at the kill ${cp.files} file(s) taken ${((killedAt - cp.at) / 1000).toFixed(1)} s before it (progress then: ${JSON.stringify(atKill.state.progress?.values ?? {})}), ${(cp.bytes / 1024).toFixed(0)} KiB, ${cp.uploads} upload(s) (${(cp.uploadedBytes / 1024).toFixed(0)} KiB, one per ${((killedAt - started) / 1000 / Math.max(1, cp.uploads)).toFixed(1)} s); E ${energy} vs ${base.energy}`);
       assert.ok(Math.abs(energy - base.energy) <= d.rtol * Math.abs(base.energy), `final energy ${energy} agrees with the uninterrupted ${base.energy} within ${d.rtol}`);
       // "Kill-to-end <= half" is a speed target: the suite prints it (a timed assertion on a shared, noisy
       // host would fail for reasons that are not the resume's); PHYSVEC_RESUME_DRILL_STRICT=1 enforces it,

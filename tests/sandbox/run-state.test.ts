@@ -98,6 +98,30 @@ time.sleep(1.5)
       for (const e of entries) assert.doesNotMatch(await store.getText(e.ref), /TOP-SECRET/, `${e.name} must not carry the outside file`);
     });
 
+    test('a saved checkpoint reaches the details at once, not at the next heartbeat', { timeout: 120_000 }, async () => {
+      // No heartbeat tick falls inside this run (every 10 min): only the checkpoint watch can snapshot.
+      const watcher = new RunStateWatcher(store, {});
+      const beats: RunStateDetails[] = [];
+      const result = await runSandboxed(
+        { language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: 'import time\nimport physvec_runtime as pv\npv.save_json("a.json", {"x": 1})\nprint("SAVED", flush=True)\ntime.sleep(2.5)\npv.save_json("a.json", {"x": 2})\ntime.sleep(2.5)\n' }], timeoutMs: 60_000 },
+        {
+          store,
+          heartbeatMs: 600_000,
+          beforeStart: async ({ privateDir }) => {
+            await watcher.attach(privateDir, 1);
+            watcher.watchCheckpoints(() => beats.push(watcher.details()));
+          },
+        },
+      );
+      watcher.close();
+      assert.equal(result.exitCode, 0, result.stderrTail);
+      const manifests = beats.filter((b) => b.checkpoint).map((b) => b.checkpoint!.manifest.sha256);
+      assert.ok(manifests.length >= 2, `each save was snapshotted while the script ran: ${JSON.stringify(beats)}`);
+      const last = CheckpointManifest.parse(await store.getJson(beats.at(-1)!.checkpoint!.manifest));
+      assert.deepEqual(JSON.parse(await store.getText(last.files[0]!.ref)), { x: 2 });
+      assert.equal(new Set(manifests).size, 2, 'one snapshot per save (the temp file of the atomic write is not one)');
+    });
+
     test('a script without the runtime runs as before and reports no checkpoint', { timeout: 60_000 }, async () => {
       const run = await attempt('import time\nprint("plain")\ntime.sleep(0.6)\n', {}, 1);
       assert.match(run.stdout, /plain/);
