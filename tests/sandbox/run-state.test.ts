@@ -122,6 +122,27 @@ time.sleep(1.5)
       assert.equal(new Set(manifests).size, 2, 'one snapshot per save (the temp file of the atomic write is not one)');
     });
 
+    test('a script that saves without pause is still snapshotted while it runs, not only at heartbeats', { timeout: 120_000 }, async () => {
+      // Saves every 50 ms for 3 s: the directory is never quiet for the settle time.
+      const watcher = new RunStateWatcher(store, {});
+      const beats: RunStateDetails[] = [];
+      const result = await runSandboxed(
+        { language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: 'import time\nimport physvec_runtime as pv\nfor i in range(60):\n    pv.save_json("a.json", {"i": i})\n    time.sleep(0.05)\n' }], timeoutMs: 60_000 },
+        {
+          store,
+          heartbeatMs: 600_000,
+          beforeStart: async ({ privateDir }) => {
+            await watcher.attach(privateDir, 1);
+            watcher.watchCheckpoints(() => beats.push(watcher.details()));
+          },
+        },
+      );
+      watcher.close();
+      assert.equal(result.exitCode, 0, result.stderrTail);
+      const manifests = new Set(beats.filter((b) => b.checkpoint).map((b) => b.checkpoint!.manifest.sha256));
+      assert.ok(manifests.size >= 2, `snapshots were taken during the run despite the constant saving: ${manifests.size}`);
+    });
+
     test('a script without the runtime runs as before and reports no checkpoint', { timeout: 60_000 }, async () => {
       const run = await attempt('import time\nprint("plain")\ntime.sleep(0.6)\n', {}, 1);
       assert.match(run.stdout, /plain/);

@@ -14,6 +14,7 @@ import { readProgress } from './progress-read.js';
 
 const SETTLE_MS = 100;
 const MIN_CHANGE_INTERVAL_MS = 1000;
+const MAX_CHANGE_WAIT_MS = 1000;
 
 /** The run-state part of earlier heartbeat details (anything else, or malformed, is ignored). */
 export function previousRunState(details: unknown): RunStateDetails {
@@ -82,13 +83,21 @@ export class RunStateWatcher {
   watchCheckpoints(onSnapshot: () => void): void {
     if (!this.checkpointDir || this.fsWatcher) return;
     let lastAt = 0;
+    let firstChangeAt = 0;
     const schedule = () => {
       // Once the directory has been quiet for SETTLE_MS: a library that writes its file in place (a
       // PySCF chkfile, many writes per save) is read after its burst, not halfway through, and the
       // progress the runtime writes right after a save joins the same beat. At most one such
-      // snapshot a second; a file written without pause is still taken at each heartbeat.
-      if (this.changeTimer) clearTimeout(this.changeTimer);
-      const delay = Math.max(SETTLE_MS, lastAt + MIN_CHANGE_INTERVAL_MS - Date.now());
+      // snapshot a second, and at the latest a second after the first unsnapshotted change: a run
+      // that saves without pause (NetKet every 10 steps, ~0.1 s apart) is never quiet.
+      const now = Date.now();
+      if (this.changeTimer) {
+        if (now - firstChangeAt + SETTLE_MS > MAX_CHANGE_WAIT_MS) return;
+        clearTimeout(this.changeTimer);
+      } else {
+        firstChangeAt = now;
+      }
+      const delay = Math.max(SETTLE_MS, lastAt + MIN_CHANGE_INTERVAL_MS - now);
       this.changeTimer = setTimeout(() => {
         this.changeTimer = null;
         lastAt = Date.now();
