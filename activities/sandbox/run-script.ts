@@ -62,10 +62,10 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
       }
       const ownFailures = ownFailuresSoFar(ctx.info.heartbeatDetails);
       const runState = new RunStateWatcher(store, previousRunState(ctx.info.heartbeatDetails));
-      // Until this attempt's first snapshot, the previous checkpoint stays in the details: dying early loses nothing.
-      ctx.heartbeat({ phase: 'starting', label: req.label ?? null, ownFailures, ...runState.details() });
-      let running = true;
       const label = req.label ?? null;
+      // Until this attempt's first snapshot, the previous checkpoint stays in the details: dying early loses nothing.
+      ctx.heartbeat({ phase: 'starting', label, ownFailures, ...runState.details() });
+      let running = true;
       // The run's latest counters (run id, elapsed, output bytes), repeated in a beat a checkpoint triggers.
       let lastInfo: Partial<SandboxHeartbeat> = {};
       const beat = () => {
@@ -93,7 +93,7 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
           throw ApplicationFailure.create({ type: 'RunnerUnavailableError', message: err.message, nonRetryable: true });
         }
         const failures = ownFailures + 1;
-        ctx.heartbeat({ phase: 'failed', label: req.label ?? null, ownFailures: failures, ...runState.details() });
+        ctx.heartbeat({ phase: 'failed', label, ownFailures: failures, ...runState.details() });
         const message = `sandbox run ${req.label ?? ''} failed (own failure ${failures} of at most ${SANDBOX_OWN_FAILURE_LIMIT}): ${(err as Error)?.message ?? String(err)}`;
         throw ApplicationFailure.create({ type: failures >= SANDBOX_OWN_FAILURE_LIMIT ? SANDBOX_OWN_FAILURE : 'SandboxError', message, nonRetryable: failures >= SANDBOX_OWN_FAILURE_LIMIT, cause: err instanceof Error ? err : undefined });
       } finally {

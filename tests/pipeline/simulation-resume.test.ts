@@ -266,7 +266,7 @@ describe('a long simulation resumes from its checkpoint on another worker', { co
       let ended = false;
       const killPoint = d.fraction ? null : killPointOf(base);
       let pointSeenAt: number | null = null;
-      const found = await waitFor('70 % of the uninterrupted duration, with a checkpoint', async () => {
+      const found = await waitFor('70 % of the work, with a checkpoint', async () => {
         const p = await pendingRun(handle);
         if (!p && (await handle.describe()).status.name !== 'RUNNING') {
           ended = true;

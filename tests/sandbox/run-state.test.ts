@@ -48,6 +48,29 @@ async function attempt(script: string, previous: RunStateDetails, attemptNo: num
   return { stdout: result.stdoutTail, details: watcher.details(), beats, start: result.start?.path };
 }
 
+/**
+ * One run whose only snapshots come from the checkpoint watch (no heartbeat tick falls inside it:
+ * every 10 min); the details each watch-triggered snapshot produced, in order.
+ */
+async function watchedRun(script: string): Promise<RunStateDetails[]> {
+  const watcher = new RunStateWatcher(store, {});
+  const beats: RunStateDetails[] = [];
+  const result = await runSandboxed(
+    { language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: script }], timeoutMs: 60_000 },
+    {
+      store,
+      heartbeatMs: 600_000,
+      beforeStart: async ({ privateDir }) => {
+        await watcher.attach(privateDir, 1);
+        watcher.watchCheckpoints(() => beats.push(watcher.details()));
+      },
+    },
+  );
+  watcher.close();
+  assert.equal(result.exitCode, 0, result.stderrTail);
+  return beats;
+}
+
 for (const warm of [false, true]) {
   describe(`physvec_runtime in the sandbox (${warm ? 'warm' : 'cold'} start)`, () => {
     before(async () => {
@@ -99,22 +122,7 @@ time.sleep(1.5)
     });
 
     test('a saved checkpoint reaches the details at once, not at the next heartbeat', { timeout: 120_000 }, async () => {
-      // No heartbeat tick falls inside this run (every 10 min): only the checkpoint watch can snapshot.
-      const watcher = new RunStateWatcher(store, {});
-      const beats: RunStateDetails[] = [];
-      const result = await runSandboxed(
-        { language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: 'import time\nimport physvec_runtime as pv\npv.save_json("a.json", {"x": 1})\nprint("SAVED", flush=True)\ntime.sleep(2.5)\npv.save_json("a.json", {"x": 2})\ntime.sleep(2.5)\n' }], timeoutMs: 60_000 },
-        {
-          store,
-          heartbeatMs: 600_000,
-          beforeStart: async ({ privateDir }) => {
-            await watcher.attach(privateDir, 1);
-            watcher.watchCheckpoints(() => beats.push(watcher.details()));
-          },
-        },
-      );
-      watcher.close();
-      assert.equal(result.exitCode, 0, result.stderrTail);
+      const beats = await watchedRun('import time\nimport physvec_runtime as pv\npv.save_json("a.json", {"x": 1})\nprint("SAVED", flush=True)\ntime.sleep(2.5)\npv.save_json("a.json", {"x": 2})\ntime.sleep(2.5)\n');
       const manifests = beats.filter((b) => b.checkpoint).map((b) => b.checkpoint!.manifest.sha256);
       assert.ok(manifests.length >= 2, `each save was snapshotted while the script ran: ${JSON.stringify(beats)}`);
       const last = CheckpointManifest.parse(await store.getJson(beats.at(-1)!.checkpoint!.manifest));
@@ -124,21 +132,7 @@ time.sleep(1.5)
 
     test('a script that saves without pause is still snapshotted while it runs, not only at heartbeats', { timeout: 120_000 }, async () => {
       // Saves every 50 ms for 3 s: the directory is never quiet for the settle time.
-      const watcher = new RunStateWatcher(store, {});
-      const beats: RunStateDetails[] = [];
-      const result = await runSandboxed(
-        { language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: 'import time\nimport physvec_runtime as pv\nfor i in range(60):\n    pv.save_json("a.json", {"i": i})\n    time.sleep(0.05)\n' }], timeoutMs: 60_000 },
-        {
-          store,
-          heartbeatMs: 600_000,
-          beforeStart: async ({ privateDir }) => {
-            await watcher.attach(privateDir, 1);
-            watcher.watchCheckpoints(() => beats.push(watcher.details()));
-          },
-        },
-      );
-      watcher.close();
-      assert.equal(result.exitCode, 0, result.stderrTail);
+      const beats = await watchedRun('import time\nimport physvec_runtime as pv\nfor i in range(60):\n    pv.save_json("a.json", {"i": i})\n    time.sleep(0.05)\n');
       const manifests = new Set(beats.filter((b) => b.checkpoint).map((b) => b.checkpoint!.manifest.sha256));
       assert.ok(manifests.size >= 2, `snapshots were taken during the run despite the constant saving: ${manifests.size}`);
     });
