@@ -29,6 +29,7 @@ const { defaultSimulationSlots } = await import('../workers/slots.js');
 const { CampaignInput } = await import('../schemas/campaign.js');
 const { planCampaign } = await import('../activities/campaign/plan.js');
 const { childCall } = await import('../workflows/campaign/children.js');
+const { taskQueues } = await import('../lib/temporal/task-queues.js');
 const { startCampaign } = await import('../cli/runs/campaign-run.js');
 const { readdirSync } = await import('node:fs');
 const { repoRoot } = await import('../lib/paths.js');
@@ -82,7 +83,7 @@ try {
     // 1. Serially: one reproduction workflow after another, the same inputs the campaign gives its children.
     let t = performance.now();
     for (const [i, key] of plan.entries()) {
-      const call = childCall(`bench-serial-${stamp}`, spec, key);
+      const call = childCall(`bench-serial-${stamp}`, spec, key, taskQueues().orchestration);
       const t0 = performance.now();
       const r = (await client.workflow.execute(call.workflowType, {
         workflowId: call.options.workflowId!,

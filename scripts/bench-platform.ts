@@ -12,7 +12,7 @@ import { startDevServer, stopDevServer } from '../lib/temporal/dev-server.js';
 import { freePort } from '../lib/net/free-port.js';
 import { createWorkers, installRuntime } from '../workers/create-workers.js';
 import { artifactStore } from '../lib/artifacts/store.js';
-import { TASK_QUEUES } from '../temporal-config/queues.js';
+import { taskQueues } from '../lib/temporal/task-queues.js';
 import { runSandboxed } from '../runners/sandbox/index.js';
 
 installRuntime();
@@ -67,7 +67,7 @@ await orch!.runUntil(sim!.runUntil((async () => {
     t = performance.now();
     const h = await client.workflow.start('smokeReproduction', {
       workflowId: `bench-${Date.now()}-${i}`,
-      taskQueue: TASK_QUEUES.orchestration,
+      taskQueue: taskQueues().orchestration,
       args: [{ taskId: 'bench', topic: 'bench', request: { language: 'python', entry: 'main.py', files: [{ path: 'main.py', ref }] } }],
     });
     await h.result();

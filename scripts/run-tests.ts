@@ -1,11 +1,44 @@
-// The whole test suite: one real Temporal dev server for all tests (unless TEMPORAL_ADDRESS points
-// at one already), a throw-away state directory, then node's test runner over tests/**/*.test.ts.
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+// The test suite. One real Temporal dev server (unless TEMPORAL_ADDRESS points at one already), one
+// throw-away state directory with the knowledge base built once, one workflow bundle built once; then
+// the test files run in parallel, one node test process per file, as many at a time as there are
+// cores. Each file gets its own task-queue prefix (PHYSVEC_QUEUE_PREFIX), so its workers and the CLI
+// processes it starts never take another file's tasks, and its own state dir.
+//
+//   node --import tsx scripts/run-tests.ts [filters…]            the default tier (no *.drill.test.ts)
+//   node --import tsx scripts/run-tests.ts --drills [filters…]   the drills only (resume, infrastructure, deploy, outages)
+//   node --import tsx scripts/run-tests.ts --all [filters…]      both
+//   --concurrency N (or PHYSVEC_TEST_CONCURRENCY)                 test processes at a time (default: cores)
+//
+// Output: each file's spec report when it ends (never interleaved), then per-file times, the slowest
+// ten, the wall time, and the totals in node's own closing format (ℹ tests/pass/fail …).
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { Command, Option } from 'commander';
 import { repoRoot } from '../lib/paths.js';
 import { startDevServer, stopDevServer } from '../lib/temporal/dev-server.js';
+import { QUEUE_PREFIX_ENV } from '../lib/temporal/task-queues.js';
+import { WORKFLOW_BUNDLE_ENV } from '../workers/workflow-bundle.js';
+
+const DRILL_SUFFIX = '.drill.test.ts';
+/** A file that runs longer than this is killed and counted failed: a hung test must not hang CI. */
+const FILE_TIMEOUT_MS = 30 * 60_000;
+const TIMES_CACHE = path.join(repoRoot, '.stamps', 'test-times.json');
+const SEED_TIMES = path.join(repoRoot, 'tests', 'file-times.json');
+
+const cli = new Command('run-tests')
+  .description('Run physvec\'s test suite on a real Temporal dev server, test files in parallel')
+  .argument('[filters...]', 'run only files whose path contains one of these')
+  .addOption(new Option('--drills', 'run the drill tier only (*.drill.test.ts)').conflicts('all'))
+  .option('--all', 'run the default tier and the drills')
+  .option('--concurrency <n>', 'test processes at a time', process.env.PHYSVEC_TEST_CONCURRENCY ?? String(os.availableParallelism()))
+  .parse();
+const opts = cli.opts<{ drills?: boolean; all?: boolean; concurrency: string }>();
+const concurrency = Number(opts.concurrency);
+if (!Number.isInteger(concurrency) || concurrency < 1) cli.error(`--concurrency: expected a positive integer, got "${opts.concurrency}"`);
+const filters = cli.args;
 
 function findTests(dir: string): string[] {
   const out: string[] = [];
@@ -18,26 +51,179 @@ function findTests(dir: string): string[] {
   return out.sort();
 }
 
-const filters = process.argv.slice(2);
-const files = findTests(path.join(repoRoot, 'tests')).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
-const env = { ...process.env };
+const inTier = (f: string) => (opts.all ? true : opts.drills ? f.endsWith(DRILL_SUFFIX) : !f.endsWith(DRILL_SUFFIX));
+const files = findTests(path.join(repoRoot, 'tests'))
+  .filter(inTier)
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .map((f) => path.relative(repoRoot, f));
+if (files.length === 0) {
+  console.error(`run-tests: no test file matches ${filters.length ? filters.map((f) => `"${f}"`).join(', ') : 'this tier'}${opts.drills ? ' among the drills (*.drill.test.ts)' : ''}`);
+  process.exit(1);
+}
+
+function readTimes(file: string): Record<string, number> {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>;
+  } catch {
+    return {};
+  }
+}
+// Longest first, so the last file to start is a short one (times of the last run, else the seed).
+const known = { ...readTimes(SEED_TIMES), ...readTimes(TIMES_CACHE) };
+const order = [...files].sort((a, b) => (known[b] ?? 60_000) - (known[a] ?? 60_000));
+
+const t0 = performance.now();
+const env: NodeJS.ProcessEnv = { ...process.env };
 let serverDir: string | undefined;
+const setup: Promise<unknown>[] = [];
 if (!env.TEMPORAL_ADDRESS) {
   serverDir = mkdtempSync(path.join(os.tmpdir(), 'physvec-test-server-'));
   const port = Number(env.PHYSVEC_TEST_TEMPORAL_PORT ?? 17233);
   const uiPort = port + 1000;
-  const info = await startDevServer({ dir: serverDir, port, uiPort });
-  console.log(`# test Temporal dev server at ${info.address} (UI ${info.uiUrl}), ready in ${info.readyMs} ms`);
-  env.TEMPORAL_ADDRESS = info.address;
-  env.PHYSVEC_UI_PORT = String(uiPort);
-  env.PHYSVEC_TEST_SERVER_DIR = serverDir;
+  setup.push(
+    startDevServer({ dir: serverDir, port, uiPort }).then((info) => {
+      console.log(`# test Temporal dev server at ${info.address} (UI ${info.uiUrl}), ready in ${info.readyMs} ms`);
+      env.TEMPORAL_ADDRESS = info.address;
+      env.PHYSVEC_UI_PORT = String(uiPort);
+      env.PHYSVEC_TEST_SERVER_DIR = serverDir;
+    }),
+  );
 }
-env.PHYSVEC_STATE_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'physvec-test-state-'));
+// The suite's own directory: the knowledge base and the workflow bundle all files share. Each file
+// gets a state dir of its own beneath it (artifacts, results store, sandbox work dirs).
+const suiteDir = env.PHYSVEC_STATE_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'physvec-test-state-'));
+env.PHYSVEC_KB_DIR ??= path.join(suiteDir, 'kb');
+// The knowledge base, once, before any worker would start building it in a child of its own: from
+// the copy bootstrap built when there is one (then `kb build` only checks it is current).
+const builtKb = path.join(repoRoot, 'data', 'state', 'kb');
+if (!existsSync(env.PHYSVEC_KB_DIR) && existsSync(path.join(builtKb, 'manifest.json'))) cpSync(builtKb, env.PHYSVEC_KB_DIR, { recursive: true });
+// Not fatal: a worker then builds it on first use, and the KB's own tests say what is wrong.
+setup.push(
+  timed('knowledge base', run(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'kb', 'build'], { ...env, PHYSVEC_STATE_DIR: suiteDir })).catch((err: Error) =>
+    console.log(`# WARNING: knowledge base not prebuilt (${err.message.split('\n')[0]}); workers build it on first use`),
+  ),
+);
+// The workflow bundle, once: every worker of every file loads this file instead of bundling (~30 s each).
+if (!env[WORKFLOW_BUNDLE_ENV]) {
+  const bundleFile = path.join(suiteDir, 'workflow-bundle.js');
+  env[WORKFLOW_BUNDLE_ENV] = bundleFile;
+  setup.push(timed('workflow bundle', run(process.execPath, ['--import', 'tsx', 'scripts/build-workflow-bundle.ts', bundleFile], { ...env })));
+}
+const stopServer = async () => {
+  if (serverDir && env.TEMPORAL_ADDRESS) await stopDevServer({ dir: serverDir, port: Number(env.TEMPORAL_ADDRESS.split(':').pop()) });
+};
+process.on('SIGINT', () => void stopServer().finally(() => process.exit(130)));
+process.on('SIGTERM', () => void stopServer().finally(() => process.exit(143)));
 
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files], {
-  stdio: 'inherit',
-  env,
-  cwd: repoRoot,
-});
-if (serverDir) await stopDevServer({ dir: serverDir, port: Number(env.TEMPORAL_ADDRESS!.split(':')[1]) });
-process.exit(r.status ?? 1);
+try {
+  await Promise.all(setup);
+} catch (err) {
+  console.error(`run-tests: set-up failed: ${(err as Error).message}`);
+  await stopServer();
+  process.exit(1);
+}
+const setupMs = performance.now() - t0;
+console.log(`# set-up ${(setupMs / 1000).toFixed(1)} s; ${files.length} files, ${Math.min(concurrency, files.length)} at a time`);
+
+interface FileResult {
+  file: string;
+  ms: number;
+  cpuMs: number;
+  code: number | null;
+  counts: Record<string, number>;
+}
+const CPU_MARK = '# run-tests: cpu of this file';
+const COUNTED = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo'] as const;
+
+function runFile(file: string): Promise<FileResult> {
+  const start = performance.now();
+  const name = `${path.basename(file, '.test.ts').replace(/[^a-z0-9]+/gi, '-')}-${randomUUID().slice(0, 8)}`;
+  const fileEnv = { ...env, [QUEUE_PREFIX_ENV]: `test-${name}`, PHYSVEC_STATE_DIR: path.join(suiteDir, 'files', name) };
+  return new Promise((resolve) => {
+    // Through sh for its `times`: the CPU the file's processes used (children that were waited for).
+    const child = spawn('sh', ['-c', `"$0" "$@"; s=$?; echo '${CPU_MARK}'; times; exit $s`, process.execPath, '--import', 'tsx', '--test', '--test-reporter=spec', file], {
+      cwd: repoRoot,
+      env: fileEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const timer = setTimeout(() => {
+      out += `\n# run-tests: ${file} still running after ${FILE_TIMEOUT_MS / 60_000} min: killed\n`;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }, FILE_TIMEOUT_MS);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const ms = performance.now() - start;
+      const [report = '', cpuPart = ''] = out.split(`${CPU_MARK}\n`);
+      out = report;
+      const cpu = cpuPart.split('\n')[1]?.match(/(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s/);
+      const cpuMs = cpu ? (Number(cpu[1]) * 60 + Number(cpu[2]) + Number(cpu[3]) * 60 + Number(cpu[4])) * 1000 : NaN;
+      const counts: Record<string, number> = {};
+      for (const key of COUNTED) {
+        const m = new RegExp(`^ℹ ${key} (\\d+)$`, 'm').exec(out);
+        counts[key] = m ? Number(m[1]) : 0;
+      }
+      // A file that died before its report counts as one failed test, never as nothing.
+      if (code !== 0 && counts.fail === 0) {
+        counts.fail = 1;
+        counts.tests += 1;
+      }
+      console.log(`\n# ── ${file} (${(ms / 1000).toFixed(1)} s, cpu ${(cpuMs / 1000).toFixed(1)} s, exit ${code}) ──`);
+      process.stdout.write(out.replace(/^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) .*\n?/gm, ''));
+      resolve({ file, ms, cpuMs, code, counts });
+    });
+  });
+}
+
+const results: FileResult[] = [];
+const queue = [...order];
+await Promise.all(
+  Array.from({ length: Math.min(concurrency, files.length) }, async () => {
+    for (let f = queue.shift(); f; f = queue.shift()) results.push(await runFile(f));
+  }),
+);
+await stopServer();
+
+const wallMs = performance.now() - t0;
+const byTime = [...results].sort((a, b) => b.ms - a.ms);
+const row = (r: FileResult) => `#   ${(r.ms / 1000).toFixed(1).padStart(7)} ${(r.cpuMs / 1000).toFixed(1).padStart(7)}  ${r.file}${r.code === 0 ? '' : '  FAILED'}`;
+console.log('\n# per-file times: wall s, cpu s (user+sys of the file\'s processes)');
+for (const r of [...results].sort((a, b) => a.file.localeCompare(b.file))) console.log(row(r));
+console.log('# slowest 10:');
+for (const r of byTime.slice(0, 10)) console.log(row(r));
+const fileSum = results.reduce((s, r) => s + r.ms, 0);
+const cpuSum = results.reduce((s, r) => s + (Number.isFinite(r.cpuMs) ? r.cpuMs : 0), 0);
+console.log(`# wall ${(wallMs / 60_000).toFixed(1)} min (set-up ${(setupMs / 1000).toFixed(0)} s; files ${(fileSum / 60_000).toFixed(1)} min summed, cpu ${(cpuSum / 60_000).toFixed(1)} min; ${concurrency} at a time on ${os.availableParallelism()} cores); tier: ${opts.all ? 'all' : opts.drills ? 'drills' : 'default'}`);
+const failed = results.filter((r) => r.code !== 0);
+if (failed.length) console.log(`# failed files: ${failed.map((r) => r.file).join(', ')}`);
+for (const key of COUNTED) console.log(`ℹ ${key} ${results.reduce((s, r) => s + (r.counts[key] ?? 0), 0)}`);
+console.log(`ℹ duration_ms ${wallMs.toFixed(0)}`);
+
+if (filters.length === 0) {
+  mkdirSync(path.dirname(TIMES_CACHE), { recursive: true });
+  writeFileSync(TIMES_CACHE, JSON.stringify({ ...readTimes(TIMES_CACHE), ...Object.fromEntries(results.map((r) => [r.file, Math.round(r.ms)])) }, null, 1));
+}
+process.exit(failed.length ? 1 : 0);
+
+function run(cmd: string, args: string[], childEnv: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: repoRoot, env: childEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${args.slice(2).join(' ')} exited ${code}: ${err.slice(-2000)}`))));
+  });
+}
+
+async function timed(what: string, p: Promise<void>): Promise<void> {
+  const s = performance.now();
+  await p;
+  console.log(`# ${what} ready in ${((performance.now() - s) / 1000).toFixed(1)} s`);
+}

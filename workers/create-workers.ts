@@ -1,8 +1,8 @@
 // Build the workers for one or both task queues. A dev ("all") process runs both in one process.
-import path from 'node:path';
-import { Worker, NativeConnection, Runtime, bundleWorkflowCode, type WorkerOptions, type LogLevel } from '@temporalio/worker';
-import { repoRoot } from '../lib/paths.js';
-import { TASK_QUEUES, type QueueName } from '../temporal-config/queues.js';
+import { Worker, NativeConnection, Runtime, type WorkerOptions, type LogLevel } from '@temporalio/worker';
+import { workflowBundle } from './workflow-bundle.js';
+import { taskQueues } from '../lib/temporal/task-queues.js';
+import type { QueueName } from '../temporal-config/queues.js';
 import { orchestrationActivities, simulationActivities } from './activities.js';
 import { defaultSimulationSlots } from './slots.js';
 import { HEARTBEAT_THROTTLE } from '../temporal-config/timeouts.js';
@@ -15,7 +15,7 @@ import { largeQueueSlots, largeSimulationActivities } from './large-queue.js';
 
 export type QueueSelection = QueueName | 'all';
 
-export const WORKFLOWS_PATH = path.join(repoRoot, 'workflows', 'index.ts');
+export { WORKFLOWS_PATH, workflowBundle } from './workflow-bundle.js';
 
 /** Graceful shutdown: in-flight activities get `shutdownGraceTime` to finish, then are cancelled (sandboxes killed, attempt fails retryably). */
 export const SHUTDOWN = { shutdownGraceTime: '5s', shutdownForceTime: '30s' } as const;
@@ -37,13 +37,6 @@ export function installRuntime(): void {
   });
 }
 
-const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error };
-let bundle: ReturnType<typeof bundleWorkflowCode> | undefined;
-/** The workflow bundle, built once per process (webpack's chatter kept out of the terminal). */
-export function workflowBundle(): ReturnType<typeof bundleWorkflowCode> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet });
-  return bundle;
-}
 
 let journal: RerunJournal | undefined;
 /** Activity interceptors of every production worker: heartbeats for activities without their own, and the re-run journal. */
@@ -66,7 +59,7 @@ export async function createWorkers(
       await Worker.create({
         connection,
         namespace,
-        taskQueue: TASK_QUEUES.orchestration,
+        taskQueue: taskQueues().orchestration,
         workflowBundle: overrides.workflowBundle ?? (await workflowBundle()),
         activities: orchestrationActivities(),
         interceptors,
@@ -94,10 +87,10 @@ export async function createWorkers(
     });
   };
   if (queue === 'simulation' || queue === 'all') {
-    workers.push(await simulationWorker(TASK_QUEUES.simulation, simulationActivities(), defaultSimulationSlots()));
+    workers.push(await simulationWorker(taskQueues().simulation, simulationActivities(), defaultSimulationSlots()));
   }
   if (queue === 'large') {
-    workers.push(await simulationWorker(TASK_QUEUES.large, largeSimulationActivities(), largeQueueSlots()));
+    workers.push(await simulationWorker(taskQueues().large, largeSimulationActivities(), largeQueueSlots()));
   }
   return workers;
 }

@@ -3,7 +3,7 @@
 import { proxyActivities, defineQuery, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { SandboxActivities } from '../activities/sandbox/run-script.js';
 import type { SandboxRequestInput, SandboxResult } from '../schemas/sandbox.js';
-import { TASK_QUEUES } from '../temporal-config/queues.js';
+import { currentQueues } from './shared/queues.js';
 import { SANDBOX_ACTIVITY } from '../temporal-config/timeouts.js';
 import { markStage, markStatus } from './shared/stage.js';
 
@@ -32,7 +32,7 @@ export const smokeProgressQuery = defineQuery<SmokeProgress>('progress');
 export async function smokeReproduction(input: SmokeInput): Promise<SmokeResult> {
   const progress: SmokeProgress = { stage: 'waiting', status: 'running' };
   setHandler(smokeProgressQuery, () => progress);
-  const { runScript } = proxyActivities<SandboxActivities>({ ...SANDBOX_ACTIVITY, taskQueue: TASK_QUEUES.simulation });
+  const { runScript } = proxyActivities<SandboxActivities>({ ...SANDBOX_ACTIVITY, taskQueue: currentQueues().simulation });
 
   if (input.waitSeconds) {
     markStage('waiting');

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { CampaignSpec } from '../../schemas/campaign.js';
-import { TASK_QUEUES } from '../../temporal-config/queues.js';
+import { taskQueues } from '../../lib/temporal/task-queues.js';
 import { SA } from '../../temporal-config/search-attributes.js';
 import type { campaign } from '../../workflows/campaign/index.js';
 
@@ -16,7 +16,7 @@ export async function startCampaign(client: Client, spec: CampaignSpec): Promise
   const campaignId = spec.campaignId ?? newCampaignId();
   const handle = await client.workflow.start<typeof campaign>('campaign', {
     workflowId: campaignId,
-    taskQueue: TASK_QUEUES.orchestration,
+    taskQueue: taskQueues().orchestration,
     args: [{ ...spec, campaignId }],
     typedSearchAttributes: [
       { key: SA.CampaignId, value: campaignId },

@@ -8,7 +8,7 @@ import {
 import { msToNumber } from '@temporalio/common/lib/time.js';
 import type { CampaignSpec } from '../../schemas/campaign.js';
 import { BadInputError } from '../../lib/errors.js';
-import { TASK_QUEUES } from '../../temporal-config/queues.js';
+import { taskQueues } from '../../lib/temporal/task-queues.js';
 import type { campaign } from '../../workflows/campaign/index.js';
 
 export const OVERLAP = {
@@ -71,7 +71,7 @@ export async function createCampaignSchedule(client: Client, o: CreateScheduleOp
         type: 'startWorkflow',
         workflowType: 'campaign',
         workflowId: o.scheduleId,
-        taskQueue: TASK_QUEUES.orchestration,
+        taskQueue: taskQueues().orchestration,
         args: [spec],
       },
       policies: { overlap: overlapPolicy(o.overlap), ...(catchupWindow !== undefined ? { catchupWindow } : {}) },

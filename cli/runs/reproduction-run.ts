@@ -10,7 +10,7 @@ import { checkCredentials, describeMissingCredentials } from '../../lib/llm/cred
 import { inspectTaskFile } from '../../lib/tasks/load-task.js';
 import { BadInputError } from '../../lib/errors.js';
 import { repoRoot } from '../../lib/paths.js';
-import { TASK_QUEUES } from '../../temporal-config/queues.js';
+import { taskQueues } from '../../lib/temporal/task-queues.js';
 import { SA } from '../../temporal-config/search-attributes.js';
 import type { reproduction } from '../../workflows/reproduction/index.js';
 import type { ReproductionInput, TaskSize } from '../../schemas/pipeline.js';
@@ -102,7 +102,7 @@ export async function startPrepared(client: Client, p: PreparedReproduction) {
   const { input, workflowId, taskId, topic, notes } = p;
   const handle = await client.workflow.start<typeof reproduction>('reproduction', {
     workflowId,
-    taskQueue: TASK_QUEUES.orchestration,
+    taskQueue: taskQueues().orchestration,
     args: [input],
     // What the Temporal UI shows at the top of the run's page; the workflow adds verdict and report path to the memo at its end.
     ...startMetadata(p),

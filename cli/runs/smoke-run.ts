@@ -6,7 +6,7 @@ import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import { repoRoot } from '../../lib/paths.js';
 import { badInputFromZod, BadInputError } from '../../lib/errors.js';
-import { TASK_QUEUES } from '../../temporal-config/queues.js';
+import { taskQueues } from '../../lib/temporal/task-queues.js';
 import { queuedRunAttributes } from './queued-attributes.js';
 import { artifactStore } from '../../lib/artifacts/store.js';
 import type { smokeReproduction, SmokeResult } from '../../workflows/smoke.js';
@@ -39,7 +39,7 @@ export async function startSmoke(client: Client, taskFile: string, opts: { waitS
   const workflowId = `smoke-${task.id}-${randomUUID().slice(0, 8)}`;
   const handle = await client.workflow.start<typeof smokeReproduction>('smokeReproduction', {
     workflowId,
-    taskQueue: TASK_QUEUES.orchestration,
+    taskQueue: taskQueues().orchestration,
     args: [{
       taskId: task.id,
       topic: task.topic,

@@ -8,7 +8,7 @@ import type { ValidationReport } from '../../lib/tasks/validation-report.js';
 import { mapLimit } from '../../lib/toolchains/map-limit.js';
 import { startDevServer } from '../../lib/temporal/dev-server.js';
 import { connectClient } from '../../lib/temporal/connection.js';
-import { TASK_QUEUES } from '../../temporal-config/queues.js';
+import { taskQueues } from '../../lib/temporal/task-queues.js';
 import { queuedRunAttributes } from './queued-attributes.js';
 import { defaultSimulationSlots } from '../../workers/slots.js';
 import type { referenceValidation } from '../../workflows/validation/index.js';
@@ -44,7 +44,7 @@ export async function validateEntry(client: Client, entry: SuiteEntry): Promise<
   try {
     const handle = await client.workflow.start<typeof referenceValidation>('referenceValidation', {
       workflowId,
-      taskQueue: TASK_QUEUES.orchestration,
+      taskQueue: taskQueues().orchestration,
       args: [entry.input],
       workflowExecutionTimeout: '3h',
       typedSearchAttributes: queuedRunAttributes({ taskId: entry.taskId, topic: entry.topic, framework: 'physvec-validation' }),

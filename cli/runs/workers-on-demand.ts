@@ -5,7 +5,7 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import { connectWorker } from '../../lib/temporal/connection.js';
 import type { QueueSelection } from '../../workers/create-workers.js';
-import { TASK_QUEUES } from '../../temporal-config/queues.js';
+import { taskQueues } from '../../lib/temporal/task-queues.js';
 import { hasLivePoller } from './pollers.js';
 
 export { hasLivePoller };
@@ -15,9 +15,9 @@ export type WorkerMode = 'auto' | 'in-process' | 'external';
 /** The queues nobody serves right now: orchestration needs workflow and activity pollers, simulation activity pollers. */
 export async function queuesToServe(client: Client, namespace: string): Promise<QueueSelection | undefined> {
   const [wf, light, sim] = await Promise.all([
-    hasLivePoller(client, namespace, TASK_QUEUES.orchestration, 'workflow'),
-    hasLivePoller(client, namespace, TASK_QUEUES.orchestration, 'activity'),
-    hasLivePoller(client, namespace, TASK_QUEUES.simulation, 'activity'),
+    hasLivePoller(client, namespace, taskQueues().orchestration, 'workflow'),
+    hasLivePoller(client, namespace, taskQueues().orchestration, 'activity'),
+    hasLivePoller(client, namespace, taskQueues().simulation, 'activity'),
   ]);
   const orchestration = !(wf && light);
   if (orchestration && !sim) return 'all';
@@ -35,7 +35,7 @@ export function sayWhenNobodyPolls(handle: WorkflowHandle, log: (line: string) =
   void pickedUp(handle, afterMs)
     .then((taken) => {
       if (stopped || taken) return;
-      log(`no worker is polling ${TASK_QUEUES.orchestration} (none took the workflow within ${afterMs / 1000} s): the run waits until one does — start \`physvec worker\` (same TEMPORAL_ADDRESS, and the provider API keys in its environment), or rerun without --workers external`);
+      log(`no worker is polling ${taskQueues().orchestration} (none took the workflow within ${afterMs / 1000} s): the run waits until one does — start \`physvec worker\` (same TEMPORAL_ADDRESS, and the provider API keys in its environment), or rerun without --workers external`);
     })
     .catch(() => { /* the server went away: the main call reports it */ });
   return () => {

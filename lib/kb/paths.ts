@@ -3,8 +3,9 @@
 import path from 'node:path';
 import { dataDir, repoRoot, stateDir } from '../paths.js';
 
+/** PHYSVEC_KB_DIR lets processes with state dirs of their own share one built index (the test runner's files do). */
 export function kbDir(): string {
-  return path.join(stateDir(), 'kb');
+  return path.resolve(process.env.PHYSVEC_KB_DIR ?? path.join(stateDir(), 'kb'));
 }
 
 /** Committed manuals shipped with physvec (README.md at its root explains the folder and is not indexed). */

@@ -10,7 +10,7 @@ import { ensureServer, testClient, workflowBundle } from '../helpers/temporal.js
 import { createWorkers } from '../../workers/create-workers.js';
 import { repoRoot } from '../../lib/paths.js';
 import { kbDir } from '../../lib/kb/paths.js';
-import { TASK_QUEUES } from '../../temporal-config/queues.js';
+import { taskQueues } from '../../lib/temporal/task-queues.js';
 import { SA } from '../../temporal-config/search-attributes.js';
 import { RunMetrics, type BaselineInput } from '../../schemas/campaign.js';
 import { findEntry, loadCassette, resolveCassettePath } from '../../activities/llm/cassette.js';
@@ -78,7 +78,7 @@ export async function runScenario(s: TaskScenario): Promise<void> {
     const [orch, sim] = workers;
     await orch!.runUntil(sim!.runUntil((async () => {
       const start = (type: string, tag: string, input: object) =>
-        client.workflow.start(type, { taskQueue: TASK_QUEUES.orchestration, workflowId: `test-${s.taskId}-${tag}-${stamp}`, args: [input] });
+        client.workflow.start(type, { taskQueue: taskQueues().orchestration, workflowId: `test-${s.taskId}-${tag}-${stamp}`, args: [input] });
       const base = (trial: number): BaselineInput => ({ taskFile: s.taskFile, models: { defaultModel: model(trial), roles: {} } });
       const handles = await Promise.all([1, 2].flatMap((trial) => [
         start('reproduction', `physvec-t${trial}`, { taskFile: s.taskFile, models: { defaultModel: model(trial), roles: {} } }),

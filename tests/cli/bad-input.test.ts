@@ -14,6 +14,7 @@ import { test } from 'node:test';
 import { openResultsDb, closeResultsDb } from '../../lib/results/db.js';
 import { upsertCampaign, upsertRun } from '../../lib/results/store.js';
 import { testClient } from '../helpers/temporal.js';
+import { taskQueues } from '../../lib/temporal/task-queues.js';
 import { buildCorpus, TEZUKA, type Case } from './bad-input-corpus.js';
 import { mapParallel, runCli, runInProcess, stackTraceLines, type CliRun } from './run-cli.js';
 
@@ -34,12 +35,19 @@ function juliaPresent(): boolean {
   }
 }
 
-/** What must not change: every workflow the server knows (id, run, status), every schedule, every stored row. */
+/**
+ * What must not change: every workflow on this file's queues (id, run, status), every schedule that
+ * starts work there, every stored row. Other test files share the server, on queues of their own.
+ */
 async function snapshot(client: Awaited<ReturnType<typeof testClient>>['client'], dbFile: string) {
+  const queue = taskQueues().orchestration;
   const workflows: string[] = [];
-  for await (const w of client.workflow.list()) workflows.push(`${w.workflowId} ${w.runId} ${w.status.name}`);
+  for await (const w of client.workflow.list({ query: `TaskQueue = '${queue}'` })) workflows.push(`${w.workflowId} ${w.runId} ${w.status.name}`);
   const schedules: string[] = [];
-  for await (const s of client.schedule.list()) schedules.push(s.scheduleId);
+  for await (const s of client.schedule.list()) {
+    const { action } = await client.schedule.getHandle(s.scheduleId).describe();
+    if (action.type === 'startWorkflow' && action.taskQueue === queue) schedules.push(s.scheduleId);
+  }
   const db = openResultsDb(dbFile);
   const rows = { campaigns: db.prepare('SELECT * FROM campaigns ORDER BY campaign_id').all(), runs: db.prepare('SELECT * FROM runs ORDER BY campaign_id, key').all() };
   closeResultsDb(dbFile);

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { repoRoot } from '../../lib/paths.js';
+import { taskQueues } from '../../lib/temporal/task-queues.js';
 import { testClient } from '../helpers/temporal.js';
 import { TEZUKA } from './bad-input-corpus.js';
 import { runCli, stackTraceLines } from './run-cli.js';
@@ -50,7 +51,7 @@ test('reproduce --workers external says that no worker is polling, and keeps wai
   const said = await new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => resolve(false), 120_000);
     const check = () => {
-      if (/no worker is polling physvec-orchestration/.test(out)) {
+      if (out.includes(`no worker is polling ${taskQueues().orchestration}`)) {
         clearTimeout(timer);
         resolve(true);
       }

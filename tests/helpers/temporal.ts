@@ -5,8 +5,7 @@ import path from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker, bundleWorkflowCode, Runtime, DefaultLogger, type WorkerOptions } from '@temporalio/worker';
-import { repoRoot } from '../../lib/paths.js';
+import { NativeConnection, Worker, Runtime, DefaultLogger, type WorkerOptions } from '@temporalio/worker';
 import { startDevServer } from '../../lib/temporal/dev-server.js';
 
 // Workers in tests log warnings and errors only; the runner's own output stays readable.
@@ -36,14 +35,9 @@ export async function testClient(): Promise<{ client: Client; connection: Connec
   return { client: new Client({ connection, namespace: 'default' }), connection };
 }
 
-let bundle: ReturnType<typeof bundleWorkflowCode> | undefined;
-/** The production workflow bundle, built once per test process. */
-export function workflowBundle() {
-  bundle ??= bundleWorkflowCode({ workflowsPath: path.join(repoRoot, 'workflows', 'index.ts'), logger: quietLogger });
-  return bundle;
-}
-
-const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error };
+/** The production workflow bundle: the suite's prebuilt one (scripts/run-tests.ts), else built once per test process. */
+import { workflowBundle } from '../../workers/workflow-bundle.js';
+export { workflowBundle };
 
 export function uniqueQueue(prefix = 'test'): string {
   return `${prefix}-${randomUUID()}`;

@@ -12,7 +12,7 @@ import { ensureServer, testClient, workflowBundle } from '../helpers/temporal.js
 import { createWorkers } from '../../workers/create-workers.js';
 import { ArtifactStore } from '../../lib/artifacts/store.js';
 import { qmpBenchRoot, repoRoot } from '../../lib/paths.js';
-import { TASK_QUEUES } from '../../temporal-config/queues.js';
+import { taskQueues } from '../../lib/temporal/task-queues.js';
 import { LlmRequest } from '../../schemas/llm.js';
 import type { ReproductionInput } from '../../schemas/pipeline.js';
 import type { ReproductionResult } from '../../workflows/reproduction/index.js';
@@ -37,7 +37,7 @@ test('task_dft_qc_1_1 with --toolchain pyscf: the Author gets the ORCA protocol 
       models: { defaultModel: `scripted:${CASSETTE}`, roles: {} },
       pauseAfter: ['author'],
     };
-    const handle = await client.workflow.start('reproduction', { workflowId: `test-dft-qc-author-${randomUUID().slice(0, 8)}`, taskQueue: TASK_QUEUES.orchestration, args: [input] });
+    const handle = await client.workflow.start('reproduction', { workflowId: `test-dft-qc-author-${randomUUID().slice(0, 8)}`, taskQueue: taskQueues().orchestration, args: [input] });
     const result = (await orch!.runUntil(
       sim!.runUntil(
         (async () => {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { repoRoot } from '../../lib/paths.js';
-import { TASK_QUEUES } from '../../temporal-config/queues.js';
+import { taskQueues } from '../../lib/temporal/task-queues.js';
 import { SA } from '../../temporal-config/search-attributes.js';
 import type { ReproductionInput } from '../../schemas/pipeline.js';
 import { waitFor as pollFor } from '../helpers/poll.js';
@@ -40,7 +40,7 @@ export async function startRepro(client: Client, opts: { model: string; taskFile
   };
   return client.workflow.start('reproduction', {
     workflowId: opts.id ?? `drill-${randomUUID().slice(0, 8)}`,
-    taskQueue: TASK_QUEUES.orchestration,
+    taskQueue: taskQueues().orchestration,
     args: [input],
     typedSearchAttributes: [
       { key: SA.TaskId, value: 'task_smoke_dimer_pipeline' },

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import type { Client, Connection } from '@temporalio/client';
 import { repoRoot } from '../../lib/paths.js';
-import { TASK_QUEUES } from '../../temporal-config/queues.js';
+import { taskQueues } from '../../lib/temporal/task-queues.js';
 import { ensureServer, testClient } from '../helpers/temporal.js';
 import { DIMER_MODEL, DIMER_TASK, spawnWorker, stopWorker, type SpawnedWorker } from './drill-support.js';
 
@@ -48,7 +48,7 @@ test('reproduce --size full: every sandbox run is on the large queue, taken by t
   const scheduled = events.filter((e) => SANDBOX_ACTIVITIES.has(e.activityTaskScheduledEventAttributes?.activityType?.name ?? ''));
   assert.ok(scheduled.length >= 3, `the reproduction ran its sandbox jobs (${scheduled.length})`);
   const queues = new Set(scheduled.map((e) => e.activityTaskScheduledEventAttributes!.taskQueue?.name));
-  assert.deepEqual([...queues], [TASK_QUEUES.large], 'every sandbox run was scheduled on the large queue');
+  assert.deepEqual([...queues], [taskQueues().large], 'every sandbox run was scheduled on the large queue');
   const scheduledIds = new Set(scheduled.map((e) => Number(e.eventId)));
   const starters = new Set(events.filter((e) => scheduledIds.has(Number(e.activityTaskStartedEventAttributes?.scheduledEventId ?? -1))).map((e) => e.activityTaskStartedEventAttributes!.identity ?? ''));
   assert.deepEqual([...starters].map((id) => id.split('@')[0]), [String(large.proc.pid)], `the large worker took them all (${[...starters].join(', ')})`);

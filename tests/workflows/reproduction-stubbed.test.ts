@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { ReproductionInput } from '../../schemas/pipeline.js';
-import { TASK_QUEUES } from '../../temporal-config/queues.js';
+import { queuesOf } from '../../temporal-config/queues.js';
 import type { ReproductionResult } from '../../workflows/reproduction/index.js';
 import { pauseSignal, progressQuery, resumeSignal, stopSignal, type ReproductionProgress } from '../../workflows/reproduction/progress.js';
 import { ensureServer, workflowBundle } from '../helpers/temporal.js';
@@ -15,50 +15,37 @@ import { waitFor } from '../helpers/poll.js';
 import { stubActivities, type Scenario } from './stubs.js';
 
 let env: TestWorkflowEnvironment;
-/** The scenario the one set of stub workers answers for (tests in a file run one after the other). */
-let current: ReturnType<typeof stubActivities> | undefined;
-const taskQueue = `stubbed-${randomUUID()}`;
-let workers: Worker[] = [];
-let running: Promise<void>[] = [];
-
-/** Each stub activity answers from the current scenario's stubs. */
-function delegating<K extends 'light' | 'sim'>(kind: K): ReturnType<typeof stubActivities>[K] {
-  const names = Object.keys(stubActivities({ runsAt: () => true })[kind]);
-  return Object.fromEntries(names.map((n) => [n, (...args: unknown[]) => {
-    if (!current) throw new Error(`stub ${n} called with no scenario under way`);
-    return (current[kind] as Record<string, (...a: unknown[]) => unknown>)[n]!(...args);
-  }])) as ReturnType<typeof stubActivities>[K];
-}
 
 before(async () => {
   env = await TestWorkflowEnvironment.createFromExistingServer({ address: await ensureServer() });
-  workers = await Promise.all([
-    Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await workflowBundle() }),
-    Worker.create({ connection: env.nativeConnection, taskQueue: TASK_QUEUES.orchestration, activities: delegating('light') }),
-    Worker.create({ connection: env.nativeConnection, taskQueue: TASK_QUEUES.simulation, activities: delegating('sim') }),
-  ]);
-  running = workers.map((w) => w.run());
 });
 after(async () => {
-  for (const w of workers) w.shutdown();
-  await Promise.all(running);
   await env?.teardown();
 });
 
-/** Start a reproduction on its own workflow queue with the scenario's stubs answering, and run `drive` against it. */
+/**
+ * Start a reproduction with the scenario's stubs answering, and run `drive` against it. Each run has
+ * a queue family of its own (the workflow sends its activities to the family of the queue it runs
+ * on), served by workers made for it: runs never see another test's stubs, so tests may run at once.
+ */
 async function withReproduction<T>(
   scenario: Scenario,
   input: Partial<ReproductionInput>,
   drive: (handle: Awaited<ReturnType<typeof env.client.workflow.start>>, calls: ReturnType<typeof stubActivities>['calls']) => Promise<T>,
 ): Promise<T> {
-  current = stubActivities(scenario);
+  const stubs = stubActivities(scenario);
+  const queues = queuesOf(`stubbed-${randomUUID()}`);
+  const [orchestration, simulation] = await Promise.all([
+    Worker.create({ connection: env.nativeConnection, taskQueue: queues.orchestration, workflowBundle: await workflowBundle(), activities: stubs.light }),
+    Worker.create({ connection: env.nativeConnection, taskQueue: queues.simulation, activities: stubs.sim }),
+  ]);
   const full: ReproductionInput = { taskFile: '/stub/task.json', models: { defaultModel: 'stub:model', roles: {} }, ...input };
-  const handle = await env.client.workflow.start('reproduction', { taskQueue, workflowId: `stubbed-${randomUUID().slice(0, 8)}`, args: [full] });
-  try {
-    return await drive(handle, current.calls);
-  } finally {
-    current = undefined;
-  }
+  return orchestration.runUntil(
+    simulation.runUntil(async () => {
+      const handle = await env.client.workflow.start('reproduction', { taskQueue: queues.orchestration, workflowId: `stubbed-${randomUUID().slice(0, 8)}`, args: [full] });
+      return drive(handle, stubs.calls);
+    }),
+  );
 }
 
 const result = (h: { result(): Promise<unknown> }) => h.result() as Promise<ReproductionResult>;

@@ -4,21 +4,23 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { CampaignActivities } from '../../activities/campaign/index.js';
 import type { ResultsActivities } from '../../schemas/campaign.js';
 import { DEFAULT_RETRY, LIGHT_ACTIVITY } from '../../temporal-config/timeouts.js';
-import { TASK_QUEUES } from '../../temporal-config/queues.js';
+import { perQueue } from '../shared/queues.js';
 
-const queue = { taskQueue: TASK_QUEUES.orchestration };
+export const planning = perQueue((q) => proxyActivities<CampaignActivities>({ ...LIGHT_ACTIVITY, taskQueue: q.orchestration }));
 
-export const planning = proxyActivities<CampaignActivities>({ ...LIGHT_ACTIVITY, ...queue });
-
-export const results = proxyActivities<Omit<ResultsActivities, 'writeCampaignReport'>>({
-  ...LIGHT_ACTIVITY,
-  ...queue,
-  retry: { ...DEFAULT_RETRY, maximumAttempts: Number.POSITIVE_INFINITY },
-});
+export const results = perQueue((q) =>
+  proxyActivities<Omit<ResultsActivities, 'writeCampaignReport'>>({
+    ...LIGHT_ACTIVITY,
+    taskQueue: q.orchestration,
+    retry: { ...DEFAULT_RETRY, maximumAttempts: Number.POSITIVE_INFINITY },
+  }),
+);
 
 /** The report renders figures: give it longer, and a few attempts. */
-export const reporting = proxyActivities<Pick<ResultsActivities, 'writeCampaignReport'>>({
-  ...queue,
-  startToCloseTimeout: '15m',
-  retry: { ...DEFAULT_RETRY, maximumAttempts: 5 },
-});
+export const reporting = perQueue((q) =>
+  proxyActivities<Pick<ResultsActivities, 'writeCampaignReport'>>({
+    taskQueue: q.orchestration,
+    startToCloseTimeout: '15m',
+    retry: { ...DEFAULT_RETRY, maximumAttempts: 5 },
+  }),
+);

@@ -4,7 +4,6 @@
 import { ParentClosePolicy, type ChildWorkflowOptions } from '@temporalio/workflow';
 import type { CampaignSpec, RunKey, RunMetrics } from '../../schemas/campaign.js';
 import { SA } from '../../temporal-config/search-attributes.js';
-import { TASK_QUEUES } from '../../temporal-config/queues.js';
 import { childWorkflowId, modelForRun } from '../../lib/campaign/keys.js';
 import { isScriptedModel } from '../../lib/llm/model-id.js';
 
@@ -13,7 +12,8 @@ export interface ChildCall {
   options: ChildWorkflowOptions & { args: unknown[] };
 }
 
-export function childCall(campaignId: string, spec: CampaignSpec, run: RunKey): ChildCall {
+/** `taskQueue`: where the child runs — the campaign's own queue when a campaign starts it. */
+export function childCall(campaignId: string, spec: CampaignSpec, run: RunKey, taskQueue: string): ChildCall {
   const defaultModel = modelForRun(run.model, run.taskId, run.trial);
   const common = {
     taskFile: run.taskFile,
@@ -28,7 +28,7 @@ export function childCall(campaignId: string, spec: CampaignSpec, run: RunKey): 
     workflowType,
     options: {
       workflowId: childWorkflowId(campaignId, run.key),
-      taskQueue: TASK_QUEUES.orchestration,
+      taskQueue,
       args: [input],
       // A campaign that is cancelled or terminated asks its runs to stop rather than killing them
       // mid-activity; continue-as-new drains its children first, so this never hits a live run there.

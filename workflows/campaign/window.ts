@@ -5,6 +5,7 @@ import { condition, executeChild, workflowInfo } from '@temporalio/workflow';
 import type { CampaignSpec, RunKey, RunMetrics, RunRecord } from '../../schemas/campaign.js';
 import { results } from './activities.js';
 import { childCall, failureMetrics, passed } from './children.js';
+import { currentQueues } from '../shared/queues.js';
 import { describeFailure, runMetricsOfFailure } from '../shared/ending.js';
 import { groupOf } from '../../lib/campaign/keys.js';
 import type { CampaignCounts } from './progress.js';
@@ -102,7 +103,7 @@ export class RunWindow {
 
   /** One child run, recorded with its metrics (also when it ended in error: they travel in the failure). */
   private async runOne(k: RunKey): Promise<void> {
-    const call = childCall(this.campaignId, this.spec, k);
+    const call = childCall(this.campaignId, this.spec, k, currentQueues().orchestration);
     const startedAt = Date.now();
     let outcome: 'done' | 'error';
     let metrics: RunMetrics;

@@ -7,7 +7,7 @@ import type { PipelineActivities, SimulationPipelineActivities } from '../../act
 import type { ScriptJob } from '../../schemas/pipeline.js';
 import { describePurpose } from '../../schemas/job-purpose.js';
 import { LARGE_SANDBOX_ACTIVITY, LIGHT_ACTIVITY, SANDBOX_ACTIVITY } from '../../temporal-config/timeouts.js';
-import { TASK_QUEUES } from '../../temporal-config/queues.js';
+import { perQueue } from './queues.js';
 
 type Summarize = (name: string, input: Record<string, unknown> | undefined) => string | undefined;
 type ProxiedActivity = ((...args: unknown[]) => Promise<unknown>) & { executeWithOptions(options: ActivityOptions, args: unknown[]): Promise<unknown> };
@@ -46,7 +46,7 @@ const lightSummary: Summarize = (name, input) => {
 
 const simSummary: Summarize = (_name, input) => (input?.job ? jobSummary(input.job as ScriptJob) : undefined);
 
-export const light = withSummaries(proxyActivities<PipelineActivities>({ ...LIGHT_ACTIVITY, taskQueue: TASK_QUEUES.orchestration }), lightSummary);
-export const sim = withSummaries(proxyActivities<SimulationPipelineActivities>({ ...SANDBOX_ACTIVITY, taskQueue: TASK_QUEUES.simulation }), simSummary);
+export const light = perQueue((q) => withSummaries(proxyActivities<PipelineActivities>({ ...LIGHT_ACTIVITY, taskQueue: q.orchestration }), lightSummary));
+export const sim = perQueue((q) => withSummaries(proxyActivities<SimulationPipelineActivities>({ ...SANDBOX_ACTIVITY, taskQueue: q.simulation }), simSummary));
 /** Full-size runs (`--size full`): the large queue, served by bigger hosts (`physvec worker --queue large`). */
-export const simLarge = withSummaries(proxyActivities<SimulationPipelineActivities>({ ...LARGE_SANDBOX_ACTIVITY, taskQueue: TASK_QUEUES.large }), simSummary);
+export const simLarge = perQueue((q) => withSummaries(proxyActivities<SimulationPipelineActivities>({ ...LARGE_SANDBOX_ACTIVITY, taskQueue: q.large }), simSummary));

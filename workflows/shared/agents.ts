@@ -12,9 +12,9 @@ import { emptyLedger, recordCall } from '../../lib/llm/accounting.js';
 import { remainingBudget, budgetSpent, type BudgetLimit } from '../../lib/llm/budget.js';
 import { isBudgetExhausted, llmFailureDetails } from '../../lib/llm/failures.js';
 import { LLM_ACTIVITY } from '../../temporal-config/timeouts.js';
-import { TASK_QUEUES } from '../../temporal-config/queues.js';
+import { perQueue } from './queues.js';
 
-const { callLlm } = proxyActivities<LlmActivities>({ ...LLM_ACTIVITY, taskQueue: TASK_QUEUES.orchestration });
+const llm = perQueue((q) => proxyActivities<LlmActivities>({ ...LLM_ACTIVITY, taskQueue: q.orchestration }));
 
 /** Thrown inside the workflow when the budget is spent; the workflow ends with status budget_exhausted. */
 export class BudgetStop extends Error {
@@ -57,7 +57,7 @@ export class Agents {
     try {
       // The summary names the call in the Temporal UI: "LLM author/author 0 #1 (scripted:…)".
       const summary = `LLM ${role}/${stage} ${iteration} #${key.seq} (${model})`.slice(0, 200);
-      const r = await callLlm.executeWithOptions({ summary }, [{ key, model, messages, ...opts, budget: remainingBudget(this.budget, this.ledger) }]);
+      const r = await llm.callLlm.executeWithOptions({ summary }, [{ key, model, messages, ...opts, budget: remainingBudget(this.budget, this.ledger) }]);
       this.ledger = recordCall(this.ledger, key, r);
       this.scripted ||= r.scripted;
       // The activity validated the answer against the same schema; parsing it again here types it

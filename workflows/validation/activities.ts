@@ -4,7 +4,7 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { PipelineActivities } from '../../activities/pipeline/index.js';
 import type { ValidationActivities } from '../../activities/validation/index.js';
 import { LIGHT_ACTIVITY } from '../../temporal-config/timeouts.js';
-import { TASK_QUEUES } from '../../temporal-config/queues.js';
+import { perQueue } from '../shared/queues.js';
 
 export { sim } from '../shared/activities.js';
-export const light = proxyActivities<PipelineActivities & ValidationActivities>({ ...LIGHT_ACTIVITY, taskQueue: TASK_QUEUES.orchestration });
+export const light = perQueue((q) => proxyActivities<PipelineActivities & ValidationActivities>({ ...LIGHT_ACTIVITY, taskQueue: q.orchestration }));

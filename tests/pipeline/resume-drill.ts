@@ -29,7 +29,7 @@ import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import type { Client, Connection, WorkflowHandle } from '@temporalio/client';
 import { repoRoot } from '../../lib/paths.js';
-import { TASK_QUEUES } from '../../temporal-config/queues.js';
+import { taskQueues } from '../../lib/temporal/task-queues.js';
 import { RunStateDetails } from '../../schemas/run-state.js';
 import { readManifest } from '../../lib/kb/store.js';
 import type { SmokeInput, SmokeResult } from '../../workflows/smoke.js';
@@ -108,7 +108,7 @@ async function startRun(client: Client, d: Drill): Promise<WorkflowHandle> {
     topic: 'drill',
     request: { language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: drillScript(d) }], env: d.env, timeoutMs: 3_600_000, label: 'full' },
   };
-  return client.workflow.start('smokeReproduction', { workflowId: `resume-drill-${randomUUID().slice(0, 8)}`, taskQueue: TASK_QUEUES.orchestration, args: [input] });
+  return client.workflow.start('smokeReproduction', { workflowId: `resume-drill-${randomUUID().slice(0, 8)}`, taskQueue: taskQueues().orchestration, args: [input] });
 }
 
 /** The run's sandbox activity as describe() shows it: attempt, worker, and the run-state heartbeat details. */
@@ -197,7 +197,9 @@ const STRICT = process.env.PHYSVEC_RESUME_DRILL_STRICT === '1';
 const OFF = process.env.PHYSVEC_RESUME_DRILLS === '0' && ONLY === undefined;
 const NOT_REQUESTED = 'PHYSVEC_RESUME_DRILLS=0: the resume drills (~22 min) were left out of this run';
 
-describe('a long simulation resumes from its checkpoint on another worker', { concurrency: false, skip: OFF ? NOT_REQUESTED : false }, () => {
+/** The drill of one simulation kind; each runs in a drill file of its own, so the two run side by side. */
+export function resumeDrill(kind: 'dmrg' | 'vmc'): void {
+describe(`a long ${kind === 'dmrg' ? 'DMRG' : 'VMC'} simulation resumes from its checkpoint on another worker`, { concurrency: false, skip: OFF ? NOT_REQUESTED : false }, () => {
   let client: Client;
   let connection: Connection;
   let orchestration: SpawnedWorker;
@@ -219,7 +221,8 @@ describe('a long simulation resumes from its checkpoint on another worker', { co
     await orchestration.ready;
     // A fresh orchestration worker builds its knowledge base in the background (~20-40 s of CPU):
     // the uninterrupted run must not share the host with it, or it would look slower than it is.
-    await waitFor('the orchestration worker\'s knowledge base', async () => ((await readManifest(path.join(root, 'orchestration', 'kb'))) ? true : undefined), 600_000, 1000);
+    const kb = process.env.PHYSVEC_KB_DIR ? path.resolve(process.env.PHYSVEC_KB_DIR) : path.join(root, 'orchestration', 'kb');
+    await waitFor('the orchestration worker\'s knowledge base', async () => ((await readManifest(kb)) ? true : undefined), 600_000, 1000);
   });
   after(async () => {
     for (const w of spawned) await stopWorker(w);
@@ -334,12 +337,13 @@ describe('a long simulation resumes from its checkpoint on another worker', { co
   }
 
   const skip = (name: string) => (ONLY && ONLY !== name ? `PHYSVEC_RESUME_DRILL_ONLY=${ONLY}` : false);
-  test('DMRG (TeNPy): killed at ~70 % and resumed from its checkpoint, by a restarted worker and by a second worker sharing the artifact store', { timeout: 3_600_000, skip: skip('dmrg') }, async () => {
+  if (kind === 'dmrg') test('DMRG (TeNPy): killed at ~70 % and resumed from its checkpoint, by a restarted worker and by a second worker sharing the artifact store', { timeout: 3_600_000, skip: skip('dmrg') }, async () => {
     const base = await uninterrupted(DMRG);
     await interrupted(DMRG, base, 'restart');
     await interrupted(DMRG, base, 'two-workers');
   });
-  test('NetKet VMC: worker killed at ~70 %, a new worker resumes from the checkpoint', { timeout: 3_600_000, skip: skip('vmc') }, async () => {
+  if (kind === 'vmc') test('NetKet VMC: worker killed at ~70 %, a new worker resumes from the checkpoint', { timeout: 3_600_000, skip: skip('vmc') }, async () => {
     await interrupted(VMC, await uninterrupted(VMC), 'restart');
   });
 });
+}
