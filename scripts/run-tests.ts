@@ -73,6 +73,7 @@ const known = { ...readTimes(SEED_TIMES), ...readTimes(TIMES_CACHE) };
 const order = [...files].sort((a, b) => (known[b] ?? 60_000) - (known[a] ?? 60_000));
 
 const t0 = performance.now();
+const cpuAtStart = os.cpus();
 const env: NodeJS.ProcessEnv = { ...process.env };
 let serverDir: string | undefined;
 const setup: Promise<unknown>[] = [];
@@ -128,11 +129,9 @@ console.log(`# set-up ${(setupMs / 1000).toFixed(1)} s; ${files.length} files, $
 interface FileResult {
   file: string;
   ms: number;
-  cpuMs: number;
   code: number | null;
   counts: Record<string, number>;
 }
-const CPU_MARK = '# run-tests: cpu of this file';
 const COUNTED = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo'] as const;
 
 function runFile(file: string): Promise<FileResult> {
@@ -140,8 +139,7 @@ function runFile(file: string): Promise<FileResult> {
   const name = `${path.basename(file, '.test.ts').replace(/[^a-z0-9]+/gi, '-')}-${randomUUID().slice(0, 8)}`;
   const fileEnv = { ...env, [QUEUE_PREFIX_ENV]: `test-${name}`, PHYSVEC_STATE_DIR: path.join(suiteDir, 'files', name) };
   return new Promise((resolve) => {
-    // Through sh for its `times`: the CPU the file's processes used (children that were waited for).
-    const child = spawn('sh', ['-c', `"$0" "$@"; s=$?; echo '${CPU_MARK}'; times; exit $s`, process.execPath, '--import', 'tsx', '--test', '--test-reporter=spec', file], {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', file], {
       cwd: repoRoot,
       env: fileEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -161,10 +159,6 @@ function runFile(file: string): Promise<FileResult> {
     child.on('close', (code) => {
       clearTimeout(timer);
       const ms = performance.now() - start;
-      const [report = '', cpuPart = ''] = out.split(`${CPU_MARK}\n`);
-      out = report;
-      const cpu = cpuPart.split('\n')[1]?.match(/(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s/);
-      const cpuMs = cpu ? (Number(cpu[1]) * 60 + Number(cpu[2]) + Number(cpu[3]) * 60 + Number(cpu[4])) * 1000 : NaN;
       const counts: Record<string, number> = {};
       for (const key of COUNTED) {
         const m = new RegExp(`^ℹ ${key} (\\d+)$`, 'm').exec(out);
@@ -175,9 +169,9 @@ function runFile(file: string): Promise<FileResult> {
         counts.fail = 1;
         counts.tests += 1;
       }
-      console.log(`\n# ── ${file} (${(ms / 1000).toFixed(1)} s, cpu ${(cpuMs / 1000).toFixed(1)} s, exit ${code}) ──`);
+      console.log(`\n# ── ${file} (${(ms / 1000).toFixed(1)} s, exit ${code}) ──`);
       process.stdout.write(out.replace(/^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) .*\n?/gm, ''));
-      resolve({ file, ms, cpuMs, code, counts });
+      resolve({ file, ms, code, counts });
     });
   });
 }
@@ -193,19 +187,24 @@ await stopServer();
 
 const wallMs = performance.now() - t0;
 const byTime = [...results].sort((a, b) => b.ms - a.ms);
-const row = (r: FileResult) => `#   ${(r.ms / 1000).toFixed(1).padStart(7)} ${(r.cpuMs / 1000).toFixed(1).padStart(7)}  ${r.file}${r.code === 0 ? '' : '  FAILED'}`;
-console.log('\n# per-file times: wall s, cpu s (user+sys of the file\'s processes)');
+const row = (r: FileResult) => `#   ${(r.ms / 1000).toFixed(1).padStart(7)}  ${r.file}${r.code === 0 ? '' : '  FAILED'}`;
+console.log('\n# per-file wall times (s)');
 for (const r of [...results].sort((a, b) => a.file.localeCompare(b.file))) console.log(row(r));
 console.log('# slowest 10:');
 for (const r of byTime.slice(0, 10)) console.log(row(r));
 const fileSum = results.reduce((s, r) => s + r.ms, 0);
-const cpuSum = results.reduce((s, r) => s + (Number.isFinite(r.cpuMs) ? r.cpuMs : 0), 0);
-console.log(`# wall ${(wallMs / 60_000).toFixed(1)} min (set-up ${(setupMs / 1000).toFixed(0)} s; files ${(fileSum / 60_000).toFixed(1)} min summed, cpu ${(cpuSum / 60_000).toFixed(1)} min; ${concurrency} at a time on ${os.availableParallelism()} cores); tier: ${opts.all ? 'all' : opts.drills ? 'drills' : 'default'}`);
+const busy = hostCpuBusy(cpuAtStart);
+console.log(`# wall ${(wallMs / 60_000).toFixed(1)} min (set-up ${(setupMs / 1000).toFixed(0)} s; files ${(fileSum / 60_000).toFixed(1)} min summed; ${concurrency} at a time on ${os.availableParallelism()} cores, host CPU ${busy} busy, load average at the end ${os.loadavg()[0]!.toFixed(1)}); tier: ${opts.all ? 'all' : opts.drills ? 'drills' : 'default'}`);
 const failed = results.filter((r) => r.code !== 0);
 if (failed.length) console.log(`# failed files: ${failed.map((r) => r.file).join(', ')}`);
 for (const key of COUNTED) console.log(`ℹ ${key} ${results.reduce((s, r) => s + (r.counts[key] ?? 0), 0)}`);
 console.log(`ℹ duration_ms ${wallMs.toFixed(0)}`);
 
+if (process.env.PHYSVEC_TEST_SUMMARY) {
+  // For a caller that runs several tiers and reports them together (.ci/run).
+  const totals = Object.fromEntries(COUNTED.map((k) => [k, results.reduce((s, r) => s + (r.counts[k] ?? 0), 0)]));
+  writeFileSync(process.env.PHYSVEC_TEST_SUMMARY, JSON.stringify({ tier: opts.all ? 'all' : opts.drills ? 'drills' : 'default', wallMs, ...totals }));
+}
 if (filters.length === 0) {
   mkdirSync(path.dirname(TIMES_CACHE), { recursive: true });
   writeFileSync(TIMES_CACHE, JSON.stringify({ ...readTimes(TIMES_CACHE), ...Object.fromEntries(results.map((r) => [r.file, Math.round(r.ms)])) }, null, 1));
@@ -226,4 +225,19 @@ async function timed(what: string, p: Promise<void>): Promise<void> {
   const s = performance.now();
   await p;
   console.log(`# ${what} ready in ${((performance.now() - s) / 1000).toFixed(1)} s`);
+}
+
+/** The share of the host's CPU time that was busy since `start` (everyone's: other jobs included). */
+function hostCpuBusy(start: os.CpuInfo[]): string {
+  let busy = 0;
+  let total = 0;
+  for (const [i, now] of os.cpus().entries()) {
+    const was = start[i]?.times;
+    if (!was) continue;
+    const d = (k: keyof os.CpuInfo['times']) => now.times[k] - was[k];
+    const all = d('user') + d('nice') + d('sys') + d('idle') + d('irq');
+    total += all;
+    busy += all - d('idle');
+  }
+  return total > 0 ? `${Math.round((100 * busy) / total)} %` : 'unknown';
 }
