@@ -2,6 +2,7 @@
 // asked to do, and what the results store keeps. Shared by the baseline workflows, the reproduction,
 // the campaign workflow, the results store and the campaign report.
 import { z } from 'zod';
+import { Verdict } from './verdict.js';
 
 /** The paper's frameworks: PhysVEC and its three baselines (Sec. III, Fig. 5a). */
 export const Framework = z.enum(['physvec', 'react', 'react-rag', '1-shot']);
@@ -27,7 +28,7 @@ export const FRAMEWORKS = Framework.options;
  */
 export const RunMetrics = z.object({
   framework: Framework,
-  status: z.string(),
+  status: Verdict,
   executable: z.boolean(),
   executableAtIteration: z.number().int().positive().nullable(),
   iterations: z.number().int().nonnegative(),

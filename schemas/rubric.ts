@@ -70,24 +70,3 @@ export const RubricLeafSummary = z.object({
   effectiveWeight: z.number(),
 });
 export type RubricLeafSummary = z.infer<typeof RubricLeafSummary>;
-
-/** One issue of the scorecard the grader LLM fills in (the reference's `issue_list` entries). */
-export const ScorecardIssue = z.object({
-  issue_index: z.number().int().positive(),
-  issue: z.string(),
-  /** Effective weight (product along the path), as in the reference implementation. */
-  weight: z.number(),
-  children: z.object({ judge: RubricJudge, support: z.string() }),
-});
-export type ScorecardIssue = z.infer<typeof ScorecardIssue>;
-
-/** The reference implementation's scorecard shape. */
-export const Scorecard = z.object({
-  rubrics_file: z.string(),
-  guide_caption: z.string(),
-  task_confirm: z.string(),
-  issue_list: z.array(ScorecardIssue),
-  NormCheck: z.boolean(),
-  total_weight: z.number(),
-});
-export type Scorecard = z.infer<typeof Scorecard>;

@@ -97,8 +97,6 @@ export const ToolchainProfile = z
   })
   .strict();
 export type ToolchainProfile = z.infer<typeof ToolchainProfile>;
-/** What a profile file may say (defaults optional). */
-export type ToolchainProfileInput = z.input<typeof ToolchainProfile>;
 
 export const ToolchainConfig = z
   .object({
@@ -175,7 +173,6 @@ export const SubstitutionPlan = z.discriminatedUnion('ok', [
   }),
 ]);
 export type SubstitutionPlan = z.infer<typeof SubstitutionPlan>;
-export type Substitution = Extract<SubstitutionPlan, { substituted: true }>;
 
 export const AdaptedLeaf = z.object({
   /** The leaf's `index` when it has one (1-based, as flattenRubric numbers them), else its position + 1. */

@@ -8,7 +8,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import { mkdtempSync } from 'node:fs';
+import { answerHelp, benchServer } from './bench-support.js';
 
+answerHelp(import.meta.url);
 const args = process.argv.slice(2);
 const opt = (name: string, dflt: number) => {
   const i = args.indexOf(name);
@@ -22,7 +24,6 @@ process.env.PHYSVEC_SCRIPTED_LATENCY_MS = String(latencyMs);
 
 const { Client, Connection } = await import('@temporalio/client');
 const { NativeConnection } = await import('@temporalio/worker');
-const { startDevServer, stopDevServer } = await import('../lib/temporal/dev-server.js');
 const { freePort } = await import('../lib/net/free-port.js');
 const { createWorkers, installRuntime, workflowBundle } = await import('../workers/create-workers.js');
 const { defaultSimulationSlots } = await import('../workers/slots.js');
@@ -60,11 +61,12 @@ const plan = (await planCampaign(spec)).slice(0, runs);
 if (plan.length < runs) throw new Error(`only ${plan.length} runs in the fast subset`);
 spec.trials = Math.max(...plan.map((k) => k.trial));
 
-let server: { dir: string; port: number; uiPort: number } | undefined;
+let stopServer: (() => Promise<void>) | undefined;
 let address = process.env.TEMPORAL_ADDRESS;
 if (!address) {
-  server = { dir: mkdtempSync(path.join(os.tmpdir(), 'physvec-bench-campaign-')), port: await freePort(), uiPort: await freePort() };
-  address = (await startDevServer(server)).address;
+  const server = await benchServer({ dir: mkdtempSync(path.join(os.tmpdir(), 'physvec-bench-campaign-')), port: await freePort(), uiPort: await freePort() });
+  stopServer = server.stop;
+  address = server.info.address;
   process.env.TEMPORAL_ADDRESS = address;
 }
 const connection = await Connection.connect({ address });
@@ -105,7 +107,7 @@ try {
 } finally {
   await connection.close();
   await wconn.close();
-  if (server) await stopDevServer(server);
+  await stopServer?.();
 }
 console.log(`serial (${plan.length} reproductions, one after another): ${seconds(serialMs)} s`);
 console.log(`campaign (concurrency ${concurrency}):                     ${seconds(campaignMs)} s  [${campaignCounts}]`);

@@ -9,6 +9,9 @@ import { evaluateRecall, loadLabelledQueries, unreachableTargets } from '../lib/
 import { loadKb } from '../lib/kb/search.js';
 import { introspectRunner } from '../runners/kb/introspect-runners.js';
 import type { KbChunk } from '../schemas/kb.js';
+import { answerHelp } from './bench-support.js';
+
+answerHelp(import.meta.url);
 
 const argv = new Set(process.argv.slice(2));
 const json = argv.has('--json');

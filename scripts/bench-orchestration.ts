@@ -7,6 +7,9 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { temporalTarget } from '../lib/temporal/connection.js';
 import { reportDir } from '../lib/reports/dirs.js';
+import { answerHelp } from './bench-support.js';
+
+answerHelp(import.meta.url);
 
 type Ts = { seconds?: string | number | null; nanos?: number | null } | string | null | undefined;
 const ms = (t: Ts): number => {

@@ -8,13 +8,14 @@ import { execa } from 'execa';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, bundleWorkflowCode } from '@temporalio/worker';
 import { repoRoot, venvPython } from '../lib/paths.js';
-import { startDevServer, stopDevServer } from '../lib/temporal/dev-server.js';
 import { freePort } from '../lib/net/free-port.js';
 import { createWorkers, installRuntime } from '../workers/create-workers.js';
 import { artifactStore } from '../lib/artifacts/store.js';
 import { taskQueues } from '../lib/temporal/task-queues.js';
 import { runSandboxed } from '../runners/sandbox/index.js';
+import { answerHelp, benchServer } from './bench-support.js';
 
+answerHelp(import.meta.url);
 installRuntime();
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 10;
@@ -36,8 +37,7 @@ if (args.includes('--cold')) {
 console.log(`warm set-up: ${seconds(await timeBootstrap())} s`);
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'physvec-bench-'));
-const server = { dir, port: await freePort(), uiPort: await freePort() };
-const info = await startDevServer(server);
+const { info, stop: stopServer } = await benchServer({ dir, port: await freePort(), uiPort: await freePort() });
 console.log(`dev server start-to-ready: ${seconds(info.readyMs)} s`);
 
 const address = info.address;
@@ -82,4 +82,4 @@ console.log(`overhead ratio (Temporal+sandbox / direct): ${(median(viaTemporal) 
 console.log(`overhead ratio (sandbox / direct):          ${(median(sandboxOnly) / median(direct)).toFixed(2)}`);
 await connection.close();
 await wconn.close();
-await stopDevServer(server);
+await stopServer();

@@ -12,6 +12,9 @@ import path from 'node:path';
 import { ArtifactStore } from '../lib/artifacts/store.js';
 import { venvPython } from '../lib/paths.js';
 import { runSandboxed, warmUpSandbox } from '../runners/sandbox/index.js';
+import { answerHelp } from './bench-support.js';
+
+answerHelp(import.meta.url);
 
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 5;

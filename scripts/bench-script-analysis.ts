@@ -10,6 +10,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repoRoot, venvPython } from '../lib/paths.js';
 import type { ScriptLanguage, ScriptStructure } from '../schemas/script-structure.js';
+import { answerHelp } from './bench-support.js';
+
+answerHelp(import.meta.url);
 
 const BEFORE = '0e045ba';
 const args = process.argv.slice(2);

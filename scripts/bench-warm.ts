@@ -14,6 +14,9 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { repoRoot, venvPython } from '../lib/paths.js';
+import { answerHelp, benchServer } from './bench-support.js';
+
+answerHelp(import.meta.url);
 
 const args = process.argv.slice(2);
 const opt = (name: string, dflt: string) => (args.includes(name) ? args[args.indexOf(name) + 1]! : dflt);
@@ -88,14 +91,13 @@ function computeOnCriticalPath(runsOf: Interval[], fixedMs: number, cores: numbe
 }
 
 async function demoTable(): Promise<void> {
-  const { startDevServer, stopDevServer } = await import('../lib/temporal/dev-server.js');
   const { freePort } = await import('../lib/net/free-port.js');
   const { Client, Connection } = await import('@temporalio/client');
   const { runSandboxed, warmUpSandbox } = await import('../runners/sandbox/index.js');
   const { ArtifactStore } = await import('../lib/artifacts/store.js');
   const state = mkdtempSync(path.join(os.tmpdir(), 'physvec-bench-warm-'));
   const port = await freePort();
-  const server = await startDevServer({ dir: state, port, uiPort: await freePort() });
+  const { info: server, stop: stopServer } = await benchServer({ dir: state, port, uiPort: await freePort() });
   try {
     console.log(`(a) the demo (load average ${load()})`);
     const t0 = performance.now();
@@ -165,7 +167,7 @@ async function demoTable(): Promise<void> {
     console.log(`physical limit = light ${s(lightMs).trim()} + computation on the critical path ${s(compute).trim()} + one tenpy import ${s(importMs).trim()} + one start-up ${s(startup).trim()} = ${s(limit).trim()}`);
     console.log(`ratio demo wall / physical limit: ${(wall / limit).toFixed(2)} (target ≤ 1.5); workflow wall / limit: ${(workflowWall / limit).toFixed(2)}`);
   } finally {
-    await stopDevServer({ dir: state, port });
+    await stopServer();
   }
 }
 

@@ -6,7 +6,7 @@
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { HEARTBEAT_TICK_MS } from '../temporal-config/timeouts.js';
 
-export const SELF_HEARTBEATING: ReadonlySet<string> = new Set(['callLlm', 'runScript', 'runJob', 'kbBuild']);
+export const SELF_HEARTBEATING: ReadonlySet<string> = new Set(['callLlm', 'runScript', 'runJob']);
 
 export const heartbeatTicker: ActivityInterceptorsFactory = (ctx) => ({
   inbound: {

@@ -4,6 +4,7 @@ import { proxyActivities, defineQuery, setHandler, sleep, workflowInfo } from '@
 import type { SandboxActivities } from '../activities/sandbox/run-script.js';
 import type { SandboxRequestInput, SandboxResult } from '../schemas/sandbox.js';
 import { currentQueues } from './shared/queues.js';
+import type { RunStatus, Verdict } from '../schemas/verdict.js';
 import { SANDBOX_ACTIVITY } from '../temporal-config/timeouts.js';
 import { markStage, markStatus } from './shared/stage.js';
 
@@ -17,12 +18,12 @@ export interface SmokeInput {
 
 export interface SmokeProgress {
   stage: 'waiting' | 'run' | 'done';
-  status: string;
+  status: RunStatus;
 }
 
 export interface SmokeResult {
   taskId: string;
-  status: 'passed' | 'failed';
+  status: Extract<Verdict, 'passed' | 'failed'>;
   workflowId: string;
   run: SandboxResult;
 }
@@ -41,7 +42,7 @@ export async function smokeReproduction(input: SmokeInput): Promise<SmokeResult>
   progress.stage = 'run';
   markStage('run');
   const run = await runScript(input.request);
-  const status = run.exitCode === 0 && !run.timedOut ? 'passed' : 'failed';
+  const status: SmokeResult['status'] = run.exitCode === 0 && !run.timedOut ? 'passed' : 'failed';
   progress.stage = 'done';
   progress.status = status;
   markStage('done', 0, status);

@@ -7,7 +7,6 @@ import type { LlmRequest, LlmResult } from '../../schemas/llm.js';
 import { callLlm, type ToolExecutor } from './call-llm.js';
 import type { Env } from '../../lib/llm/endpoint.js';
 
-export type { ToolExecutor } from './call-llm.js';
 
 export interface LlmActivityDeps {
   store?: ArtifactStore;

@@ -12,6 +12,7 @@ import type { ArtifactRef } from '../../schemas/artifact.js';
 import type { AssertionVerdict, ConvergenceOutcome, ProgrammingReport, RepairRecord, RubricOutcome, RunDigest, TaskContext } from '../../schemas/pipeline.js';
 import { FIGURE_FILE } from '../../schemas/script-markers.js';
 import { reportDir } from '../../lib/reports/dirs.js';
+import type { Verdict } from '../../schemas/verdict.js';
 import { renderTemplate } from '../../lib/reports/engine.js';
 import { runUiUrl } from '../../lib/reports/temporal-link.js';
 import { protocolReport } from './report-protocol.js';
@@ -21,7 +22,7 @@ import { evidenceView } from './report-view.js';
 
 export interface ReportInput {
   workflowId: string;
-  status: string;
+  status: Verdict;
   message?: string;
   stageReached: string;
   /** Absent when the run ended before its task was prepared (the report then names the task file). */

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import type { WorkflowExecutionInfo } from '@temporalio/client';
 import { connectClient, uiUrl } from '../../lib/temporal/connection.js';
+import { RunStatus } from '../../schemas/verdict.js';
 import { SA } from '../../temporal-config/search-attributes.js';
 import { canonicalTopic, describeKnownTopics } from '../../lib/tasks/topics.js';
 import { BadInputError } from '../../lib/errors.js';
@@ -12,8 +13,8 @@ import { badFlags } from '../flags.js';
 import { line, printJson } from '../output.js';
 import { textTable } from '../text-table.js';
 
-/** The values the verdict search attribute takes (running/paused while a run works). */
-export const VERDICTS = ['running', 'paused', 'passed', 'failed', 'budget_exhausted', 'stopped', 'error'] as const;
+/** The values the verdict search attribute of a run takes (running/paused while it works). */
+const VERDICTS: readonly string[] = RunStatus.options;
 /** Workflow types that are one reproduction of one task (PhysVEC and the baselines). */
 export const RUN_TYPES = ['reproduction', 'smokeReproduction', 'reactBaseline', 'oneShotBaseline'] as const;
 
@@ -31,7 +32,7 @@ const anyOf = (name: string, values: readonly string[]) => (values.length === 1 
 /** The visibility query for the flags (also printed with --json, for `temporal workflow list --query`). */
 export function runsQuery(f: { verdict: string[]; topic: string[]; task?: string }): string {
   for (const v of f.verdict) {
-    if (!(VERDICTS as readonly string[]).includes(v)) throw new BadInputError(`--verdict ${v}: use one of ${VERDICTS.join(', ')}`, undefined, 'verdict');
+    if (!VERDICTS.includes(v)) throw new BadInputError(`--verdict ${v}: use one of ${VERDICTS.join(', ')}`, undefined, 'verdict');
   }
   const topics = f.topic.map((t) => {
     const c = canonicalTopic(t);

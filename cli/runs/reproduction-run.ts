@@ -18,7 +18,6 @@ import { fullSizeNote } from '../../lib/tasks/full-size.js';
 import { ScaledSpec } from '../../schemas/task.js';
 import { PIPELINE_ROLES, checkDatasetRoot, checkRoleNames, checkScriptedModels, checkToolchain } from './preflight.js';
 
-export { PIPELINE_ROLES } from './preflight.js';
 
 export interface ReproduceOptions extends CliOverrides {
   dataset?: string;

@@ -51,4 +51,3 @@ export async function startSmoke(client: Client, taskFile: string, opts: { waitS
   return { handle, task, workflowId };
 }
 
-export type { SmokeResult };

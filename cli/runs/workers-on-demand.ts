@@ -8,7 +8,6 @@ import type { QueueSelection } from '../../workers/create-workers.js';
 import { taskQueues } from '../../lib/temporal/task-queues.js';
 import { hasLivePoller } from './pollers.js';
 
-export { hasLivePoller };
 
 export type WorkerMode = 'auto' | 'in-process' | 'external';
 

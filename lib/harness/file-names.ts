@@ -1,9 +1,6 @@
 // File names the verifiers' reports refer to; the same as the authors' pipeline uses.
 import { scriptExtension, type ScriptLanguage } from '../../schemas/script-structure.js';
 
-/** One language-to-extension mapping for every file the pipeline names (schemas/script-structure.ts). */
-export { scriptExtension };
-
 export function unitHarnessFileName(functionName: string, language: ScriptLanguage): string {
   return `verify_${functionName}_unittest.${scriptExtension(language)}`;
 }

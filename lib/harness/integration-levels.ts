@@ -16,9 +16,6 @@ import { LEVEL_OK_MARKER } from '../../schemas/script-markers.js';
 import { applyEdits, type SourceEdit, withEntryCall } from './source-edits.js';
 import { assignmentIndex, assignmentTargets, truncateFunctionAfter } from './truncate-function.js';
 
-/** What a level prints when it ran to its end (spelled once, in schemas/script-markers.ts). */
-export { LEVEL_OK_MARKER };
-
 export function levelSuccessMarker(level: number): string {
   return `${LEVEL_OK_MARKER} ${level}`;
 }

@@ -1,7 +1,7 @@
 // The knowledge-base build in a child Node process. Introspection already runs in Python processes, but
 // chunking and indexing ~17k entries and serialising the index are seconds of synchronous JavaScript:
 // on a Temporal worker that would freeze the event loop, so no activity on it could heartbeat. Every
-// build a worker may start (a missing or stale KB at run time, the kbBuild activity) comes here; the
+// build a worker may start (a missing or stale KB at run time) comes here; the
 // CLI and bootstrap may call buildKb directly.
 import { fork } from 'node:child_process';
 import path from 'node:path';

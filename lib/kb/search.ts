@@ -104,8 +104,3 @@ export function searchLoaded(kb: LoadedKb, args: RetrieveArgs, tuning?: SearchTu
   }
   return hits;
 }
-
-export async function searchKb(args: RetrieveArgsInput, opts: LoadKbOptions = {}): Promise<KbHit[]> {
-  const parsed = parseRetrieveArgs(args);
-  return searchLoaded(await loadKb(opts), parsed);
-}

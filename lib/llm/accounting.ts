@@ -83,19 +83,3 @@ export function recordCall(ledger: LlmLedger, key: Pick<LlmCallKey, 'role' | 'st
     byModel: bump(ledger.byModel, outcome.model, t),
   };
 }
-
-/** Sum of several ledgers (child workflows into a reproduction, reproductions into a campaign). */
-export function mergeLedgers(...ledgers: LlmLedger[]): LlmLedger {
-  const mergeBuckets = (pick: (l: LlmLedger) => Record<string, UsageTotals>) => {
-    let out: Record<string, UsageTotals> = {};
-    for (const l of ledgers) for (const [k, v] of Object.entries(pick(l))) out = bump(out, k, v);
-    return out;
-  };
-  return {
-    total: ledgers.reduce((acc, l) => addTotals(acc, l.total), emptyTotals()),
-    byRole: mergeBuckets((l) => l.byRole),
-    byStage: mergeBuckets((l) => l.byStage),
-    byIteration: mergeBuckets((l) => l.byIteration),
-    byModel: mergeBuckets((l) => l.byModel),
-  };
-}

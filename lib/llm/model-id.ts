@@ -18,8 +18,3 @@ export function parseModelId(id: string): ParsedModelId {
 export function isScriptedModel(id: string): boolean {
   return id.startsWith('scripted:');
 }
-
-/** How a model is named to a person: answers of the scripted model are always labelled as such. */
-export function modelLabel(id: string): string {
-  return isScriptedModel(id) ? `scripted model (cassette ${id.slice('scripted:'.length)})` : id;
-}

@@ -35,12 +35,6 @@ export function resultsDbExists(file = resultsDbPath()): boolean {
   return existsSync(file);
 }
 
-export function closeResultsDb(file = resultsDbPath()): void {
-  const resolved = path.resolve(file);
-  open.get(resolved)?.close();
-  open.delete(resolved);
-}
-
 /** Apply the migrations not yet recorded, in version order; returns the versions applied now. */
 export function migrate(db: Db, migrations: readonly Migration[]): number[] {
   db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)');
@@ -58,8 +52,4 @@ export function migrate(db: Db, migrations: readonly Migration[]): number[] {
     if (!applied.has(m.version)) apply.immediate(m);
   }
   return done;
-}
-
-export function schemaVersion(db: Db): number {
-  return (db.prepare('SELECT MAX(version) AS v FROM schema_version').get() as { v: number | null }).v ?? 0;
 }

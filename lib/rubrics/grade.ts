@@ -15,12 +15,3 @@ export function gradeRubric(leaves: readonly Pick<RubricLeafSummary, 'effectiveW
     return sum + leaf.effectiveWeight * judge;
   }, 0);
 }
-
-/** 1-based indices of the issues judged 0 (the reference's `error_issues`). */
-export function failedIssueIndices(judges: readonly Judge[]): number[] {
-  const failed: number[] = [];
-  judges.forEach((j, i) => {
-    if (j === 0) failed.push(i + 1);
-  });
-  return failed;
-}

@@ -12,16 +12,9 @@ const ALIASES: Readonly<Record<string, Topic>> = {
   dft_qc: 'dft',
 };
 
-/** The folder name QMP-Bench uses for each topic. */
-const DATASET_FOLDER: Readonly<Record<Topic, string>> = { dmrg: 'dmrg', nqs: 'nnwf', qsim: 'qcmb', dft: 'dft_qc' };
-
 /** Canonical topic for a name in either spelling (case-insensitive), or undefined if unknown. */
 export function canonicalTopic(name: string): Topic | undefined {
   return Object.hasOwn(ALIASES, name.toLowerCase()) ? ALIASES[name.toLowerCase()] : undefined;
-}
-
-export function datasetFolderOf(topic: Topic): string {
-  return DATASET_FOLDER[topic];
 }
 
 /** Every name (canonical and alias) that means this topic. */

@@ -5,8 +5,6 @@ import { orcaProfile } from './orca.js';
 import { pythonProfile } from './python.js';
 import type { ResolvedRunner, RunnerProfile } from './profile.js';
 
-export type { ResolvedRunner, RunnerProfile, RunDirs, RunnerResolution } from './profile.js';
-
 export const RUNNER_PROFILES: Record<SandboxLanguage, RunnerProfile> = {
   python: pythonProfile,
   julia: juliaProfile,

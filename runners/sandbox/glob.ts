@@ -4,10 +4,6 @@ import picomatch from 'picomatch';
 
 const OPTIONS: picomatch.PicomatchOptions = { dot: true };
 
-export function globToRegExp(glob: string): RegExp {
-  return picomatch.makeRe(glob, OPTIONS);
-}
-
 export function matchesAny(p: string, globs: readonly string[]): boolean {
   return globs.length > 0 && picomatch([...globs], OPTIONS)(p);
 }

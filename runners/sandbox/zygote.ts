@@ -27,8 +27,6 @@ export const WARM_PROFILES = {
 export type WarmProfile = keyof typeof WARM_PROFILES;
 /** The profile of a script that imports none of the others (the worker warms it at start). */
 export const DEFAULT_WARM_PROFILE: WarmProfile = 'tenpy';
-/** PHYSVEC_SANDBOX_PRELOAD (comma-separated) replaces the default profile's list. */
-export const DEFAULT_PRELOAD: readonly string[] = WARM_PROFILES[DEFAULT_WARM_PROFILE];
 const READY_TIMEOUT_MS = 180_000;
 const ZYGOTE_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'zygote.py');
 

@@ -14,7 +14,7 @@ import { taskQueues } from '../../lib/temporal/task-queues.js';
 import { SA } from '../../temporal-config/search-attributes.js';
 import { RunMetrics, type BaselineInput } from '../../schemas/campaign.js';
 import { findEntry, loadCassette, resolveCassettePath } from '../../activities/llm/cassette.js';
-import type { BaselineResult } from '../../workflows/baselines/run.js';
+import type { BaselineResult } from '../../workflows/baselines/types.js';
 import type { ReproductionResult } from '../../workflows/reproduction/index.js';
 
 export interface TaskScenario {

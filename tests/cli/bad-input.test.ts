@@ -11,7 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { openResultsDb, closeResultsDb } from '../../lib/results/db.js';
+import { openResultsDb } from '../../lib/results/db.js';
 import { upsertCampaign, upsertRun } from '../../lib/results/store.js';
 import { testClient } from '../helpers/temporal.js';
 import { taskQueues } from '../../lib/temporal/task-queues.js';
@@ -50,7 +50,7 @@ async function snapshot(client: Awaited<ReturnType<typeof testClient>>['client']
   }
   const db = openResultsDb(dbFile);
   const rows = { campaigns: db.prepare('SELECT * FROM campaigns ORDER BY campaign_id').all(), runs: db.prepare('SELECT * FROM runs ORDER BY campaign_id, key').all() };
-  closeResultsDb(dbFile);
+  db.close();
   return { workflows: workflows.sort(), schedules: schedules.sort(), rows };
 }
 
@@ -79,7 +79,7 @@ test('bad-input corpus: one clear line, the right exit code, no stack trace, not
   const seededSpec = { selection: { root: path.dirname(path.dirname(TEZUKA)), ids: ['dimer_pipeline'], topics: [] }, models: ['scripted:campaign/{task}.t{trial}'], frameworks: ['physvec'], trials: 1 };
   upsertCampaign(db, { campaignId: seededCampaign, workflowId: seededCampaign, scheduleId: null, label: 'corpus', spec: seededSpec, planned: 1 });
   upsertRun(db, { campaignId: seededCampaign, key: 'k1', taskId: 'task_smoke_dimer_pipeline', taskFile: 'x.json', topic: 'dmrg', model: 'scripted:x', framework: 'physvec', trial: 1, workflowId: `${seededCampaign}--k1`, outcome: 'skipped', metrics: null, recordedAt: new Date().toISOString() });
-  closeResultsDb(dbFile);
+  db.close();
   await client.workflow.start('reproduction', { workflowId: unpolledWorkflow, taskQueue: `corpus-unpolled-${randomUUID()}`, args: [{}] });
 
   const cases = await buildCorpus({ dir, closedPort: await closedPort(), seededCampaign, unpolledWorkflow, juliaPresent: juliaPresent() });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { buildKbInChild } from '../../lib/kb/build-in-child.js';
 import { buildKb } from '../../lib/kb/build.js';
-import { loadKb, searchKb } from '../../lib/kb/search.js';
+import { loadKb, parseRetrieveArgs, searchLoaded } from '../../lib/kb/search.js';
 import { repoRoot } from '../../lib/paths.js';
 import { introspectRunner } from '../../runners/kb/introspect-runners.js';
 import { importsOf, tsFilesUnder } from '../code-shape/imports.js';
@@ -68,7 +68,7 @@ test('a build in the child process leaves the event loop free; the same build in
 
     // The child's build is a real one: its progress came back over IPC and the result answers queries.
     assert.ok(progress.some((m) => /indexed \d+ chunks/.test(m)), JSON.stringify(progress));
-    const hits = await searchKb({ query: 'option_3210 keyword', toolchain: 'orca', k: 1 }, { dir: path.join(root, 'child') });
+    const hits = searchLoaded(await loadKb({ dir: path.join(root, 'child') }), parseRetrieveArgs({ query: 'option_3210 keyword', toolchain: 'orca', k: 1 }));
     assert.equal(hits[0]?.qualifiedName, 'manual:orca-synthetic.md#Keyword option_3210');
   } finally {
     await rm(root, { recursive: true, force: true });
@@ -98,7 +98,6 @@ test('nothing a worker process loads imports lib/kb/build.ts at run time (builds
     for (const to of runtimeImports.get(f)!) visit(to);
   };
   for (const entry of tsFilesUnder(repoRoot, ['workers'])) visit(entry);
-  visit('activities/kb/index.ts');
   assert.ok(reached.has('lib/kb/build-in-child.ts'), 'the worker reaches the child-process build');
   assert.ok(!reached.has('lib/kb/build.ts'), 'a worker module imports lib/kb/build.ts: a build would run on its event loop');
 });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { buildKb } from '../../lib/kb/build.js';
 import { retrieve } from '../../lib/kb/retrieve.js';
-import { KbNotBuiltError, loadKb, searchKb } from '../../lib/kb/search.js';
+import { KbNotBuiltError, loadKb, parseRetrieveArgs, searchLoaded } from '../../lib/kb/search.js';
 
 test('a manuals-only knowledge base rebuilds exactly when its manuals change', async () => {
   const root = await mkdtemp(path.join(os.tmpdir(), 'physvec-kb-rebuild-'));
@@ -29,10 +29,10 @@ test('a manuals-only knowledge base rebuilds exactly when its manuals change', a
   assert.equal(first.reason, 'no previous build');
   assert.equal(first.manifest.chunks.byToolchain.orca, 2);
 
-  const hits = await searchKb({ query: 'optimise the geometry', toolchain: 'orca' }, { dir });
+  const hits = searchLoaded(await loadKb({ dir }), parseRetrieveArgs({ query: 'optimise the geometry', toolchain: 'orca' }));
   assert.equal(hits[0]?.qualifiedName, 'manual:orca-manual.html#Geometry optimization');
   // A filter for another toolchain does not return ORCA's manual.
-  assert.deepEqual(await searchKb({ query: 'optimise the geometry', toolchain: 'tenpy' }, { dir }), []);
+  assert.deepEqual(searchLoaded(await loadKb({ dir }), parseRetrieveArgs({ query: 'optimise the geometry', toolchain: 'tenpy' })), []);
 
   const again = await buildKb(opts);
   assert.equal(again.skipped, true);

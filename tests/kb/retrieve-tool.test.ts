@@ -1,10 +1,8 @@
 // What agents and users get: the retrieve tool (validated args, JSON schema, compact text), the
-// kbRetrieve activity's failure types, and the `kb search` / `kb build` commands.
+// `kb search` / `kb build` commands.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ApplicationFailure } from '@temporalio/common';
 import { Command } from 'commander';
-import { createKbActivities } from '../../activities/kb/index.js';
 import { register } from '../../cli/commands/kb.js';
 import { BadInputError } from '../../lib/errors.js';
 import { createKbTools, RETRIEVE_TOOL_SPEC } from '../../lib/kb/tools.js';
@@ -42,17 +40,6 @@ test('retrieve answers with qualified names, signatures and docs, filtered by to
     return true;
   });
   await assert.rejects(tools.retrieve({ q: 'dmrg' }), /query/);
-});
-
-test('the kbRetrieve activity fails bad input as a non-retryable BadInputError', { timeout: BUILD_TIMEOUT }, async () => {
-  const { kbRetrieve } = createKbActivities();
-  assert.match(await kbRetrieve({ query: 'netket exact diagonalization lanczos', toolchain: 'netket' }), /netket\.exact\.lanczos_ed/);
-  await assert.rejects(kbRetrieve({ query: 'x'.repeat(3000) }), (err: unknown) => {
-    assert.ok(err instanceof ApplicationFailure);
-    assert.equal(err.type, 'BadInputError');
-    assert.equal(err.nonRetryable, true);
-    return true;
-  });
 });
 
 async function runCli(argv: string[]): Promise<{ out: string[]; err: string[] }> {

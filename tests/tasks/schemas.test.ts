@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { z } from 'zod';
 import { parseRubric } from '../../lib/rubrics/parse.js';
 import { validateWith } from '../../lib/input-files/zod-problems.js';
-import { RubricTree, Scorecard } from '../../schemas/rubric.js';
+import { RubricTree } from '../../schemas/rubric.js';
 import { Task } from '../../schemas/task.js';
 import { DATASET, RUBRIC_7_2, TASK_7_2, datasetMissing, readJson } from './dataset-fixture.js';
 
@@ -124,5 +124,5 @@ test('the task 7_2 file keeps its LimitingCases and ConvergenceCases', async (t)
 });
 
 test('schemas export to JSON Schema (for structured LLM output)', () => {
-  for (const s of [Task, RubricTree, Scorecard]) assert.equal(z.toJSONSchema(s).type, 'object');
+  for (const s of [Task, RubricTree]) assert.equal(z.toJSONSchema(s).type, 'object');
 });

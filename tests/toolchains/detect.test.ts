@@ -9,7 +9,8 @@ import { detectToolchain, detectToolchains } from '../../activities/toolchains/d
 import { loadToolchainConfig } from '../../lib/toolchains/config.js';
 import { resolveInterpreter } from '../../lib/toolchains/interpreter.js';
 import { BadInputError } from '../../lib/errors.js';
-import { ToolchainConfig, ToolchainProfile, type ToolchainProfileInput, type ToolchainStatus } from '../../schemas/toolchain.js';
+import type { z } from 'zod';
+import { ToolchainConfig, ToolchainProfile, type ToolchainStatus } from '../../schemas/toolchain.js';
 
 const config = loadToolchainConfig();
 const julia = resolveInterpreter('julia');
@@ -77,7 +78,7 @@ test('orca: the ORCA binary on PATH is detected', async (t) => {
 });
 
 const python = config.profiles.find((p) => p.name === 'tenpy')!;
-const variant = (over: Partial<ToolchainProfileInput> & { name: string }): ToolchainProfile => ToolchainProfile.parse({ ...python, substitutes: [], ...over });
+const variant = (over: Partial<z.input<typeof ToolchainProfile>> & { name: string }): ToolchainProfile => ToolchainProfile.parse({ ...python, substitutes: [], ...over });
 
 test('a profile whose packages do not load is "unavailable" with the import error as reason', async () => {
   const s = await detectToolchain(

@@ -3,7 +3,8 @@
 // scoring pass gives the "before" markers of Fig. 5b/c.
 import type { BaselineInput } from '../../schemas/campaign.js';
 import { physvecAuthor } from '../agents/author.js';
-import { runBaseline, type BaselineResult } from './run.js';
+import { runBaseline } from './run.js';
+import type { BaselineResult } from './types.js';
 
 export async function oneShotBaseline(input: BaselineInput): Promise<BaselineResult> {
   return runBaseline('1-shot', input, async ({ agents, ctx, limits, enter }, state) => {

@@ -8,7 +8,8 @@ import { writeStructuredScript } from '../agents/author.js';
 import { repair } from '../agents/repairer.js';
 import { light } from '../shared/activities.js';
 import { baselineScriptPrompt, firstRuntimeError, reactRepairPrompt } from './prompts.js';
-import { runBaseline, type BaselineResult } from './run.js';
+import { runBaseline } from './run.js';
+import type { BaselineResult } from './types.js';
 
 export async function reactBaseline(input: BaselineInput): Promise<BaselineResult> {
   const rag = input.rag ?? false;

@@ -7,9 +7,8 @@ import type { UsageTotals } from '../../schemas/llm.js';
 import type { RepairRecord, RunDigest, ScriptSummary } from '../../schemas/pipeline.js';
 import type { WorkflowStage } from '../../schemas/agent-roles.js';
 import type { PipelineEnv } from '../shared/run-record.js';
+import type { RunStatus, Verdict } from '../../schemas/verdict.js';
 import type { WrittenReport } from '../shared/evidence.js';
-
-export type BaselineStatus = 'running' | 'passed' | 'failed' | 'budget_exhausted' | 'stopped' | 'error';
 
 /** One run of the full script inside a baseline's own loop. */
 export interface BaselineAttempt {
@@ -24,7 +23,7 @@ export interface BaselineAttempt {
 
 export interface BaselineResult extends CampaignChildResult {
   framework: Framework;
-  status: BaselineStatus;
+  status: Verdict;
   scripted: boolean;
   authorScriptRef?: ArtifactRef;
   finalScriptRef?: ArtifactRef;
@@ -40,7 +39,7 @@ export interface BaselineProgress {
   taskId: string;
   stage: string;
   iteration: number;
-  status: BaselineStatus;
+  status: RunStatus;
   attempts: BaselineAttempt[];
   tokens: UsageTotals;
 }

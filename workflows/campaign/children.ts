@@ -3,6 +3,7 @@
 // workflows of their own (`reactBaseline` for ReAct and ReAct-RAG, `oneShotBaseline` for 1-shot).
 import { ParentClosePolicy, type ChildWorkflowOptions } from '@temporalio/workflow';
 import type { CampaignSpec, RunKey, RunMetrics } from '../../schemas/campaign.js';
+import type { RunStatus } from '../../schemas/verdict.js';
 import { SA } from '../../temporal-config/search-attributes.js';
 import { childWorkflowId, modelForRun } from '../../lib/campaign/keys.js';
 import { isScriptedModel } from '../../lib/llm/model-id.js';
@@ -43,7 +44,7 @@ export function childCall(campaignId: string, spec: CampaignSpec, run: RunKey, t
         { key: SA.Model, value: defaultModel },
         { key: SA.Framework, value: run.framework },
         { key: SA.Stage, value: 'queued' },
-        { key: SA.Verdict, value: 'running' },
+        { key: SA.Verdict, value: 'running' satisfies RunStatus },
       ],
     },
   };

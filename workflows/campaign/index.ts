@@ -7,13 +7,14 @@ import {
 } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { CampaignInput, type CampaignProgress } from '../../schemas/campaign.js';
+import type { CampaignVerdict } from '../../schemas/verdict.js';
+import { markStatus } from '../shared/stage.js';
 import { SA } from '../../temporal-config/search-attributes.js';
 import { describeZodError } from '../../lib/errors.js';
 import { planning, reporting, results } from './activities.js';
 import { RunWindow } from './window.js';
 import { campaignProgressQuery, type CampaignCounts, type CampaignResult, type CarriedState } from './progress.js';
 
-export type { CampaignResult, CarriedState } from './progress.js';
 
 /** Set by the server on every workflow a Schedule starts: the schedule's id. */
 const SCHEDULED_BY_ID = defineSearchAttributeKey('TemporalScheduledById', SearchAttributeType.KEYWORD);
@@ -45,7 +46,7 @@ export async function campaign(input: CampaignInput, state?: CarriedState): Prom
   }));
   upsertSearchAttributes([
     { key: SA.CampaignId, value: campaignId },
-    { key: SA.Verdict, value: 'running' },
+    { key: SA.Verdict, value: 'running' satisfies CampaignVerdict },
   ]);
 
   let opened = false;
@@ -67,7 +68,7 @@ export async function campaign(input: CampaignInput, state?: CarriedState): Prom
 
     await results.closeCampaign({ campaignId, status: 'completed' });
     const report = await reporting.writeCampaignReport({ campaignId });
-    upsertSearchAttributes([{ key: SA.Verdict, value: 'completed' }]);
+    markStatus('completed');
     return { campaignId, planned, counts, continuedAsNew, report };
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err;
@@ -79,7 +80,7 @@ export async function campaign(input: CampaignInput, state?: CarriedState): Prom
         await reporting.writeCampaignReport({ campaignId }).catch(() => undefined);
       });
     }
-    upsertSearchAttributes([{ key: SA.Verdict, value: isCancellation(err) ? 'stopped' : 'error' }]);
+    markStatus(isCancellation(err) ? 'stopped' : 'error');
     throw err;
   }
 }

@@ -4,11 +4,9 @@ import { condition, setHandler } from '@temporalio/workflow';
 import type { ScriptSummary } from '../../schemas/pipeline.js';
 import type { ScriptLanguage } from '../../schemas/script-structure.js';
 import { light } from '../shared/activities.js';
+import { StopRequested } from '../shared/run-frame.js';
 import { markStatus } from '../shared/stage.js';
 import { approveSignal, pauseSignal, replaceScriptUpdate, resumeSignal, stopSignal, type HumanEvent, type ReproductionProgress } from './progress.js';
-
-/** Ends the run as `stopped` (a person asked), or as the status already set (the programming verifier gave up). */
-export class StopRequested extends Error {}
 
 export class HumanControls {
   private stopRequested: string | undefined;

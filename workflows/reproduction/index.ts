@@ -5,10 +5,11 @@ import { workflowInfo } from '@temporalio/workflow';
 import type { ArtifactRef } from '../../schemas/artifact.js';
 import type { RunMetrics } from '../../schemas/campaign.js';
 import type { ReproductionInput } from '../../schemas/pipeline.js';
+import type { Verdict } from '../../schemas/verdict.js';
 import { FIGURE_FILE } from '../../schemas/script-markers.js';
 import { light } from '../shared/activities.js';
-import { endingFailure } from '../shared/ending.js';
-import { recordEnding, type WrittenReport } from '../shared/evidence.js';
+import type { WrittenReport } from '../shared/evidence.js';
+import { closeRun, RunEndedFailed, runStages, type Ending } from '../shared/run-frame.js';
 import { runJobs } from '../shared/run-jobs.js';
 import { LARGE_RUN_MAX_MS } from '../../temporal-config/timeouts.js';
 import type { StageEnv } from '../shared/run-record.js';
@@ -17,15 +18,14 @@ import { programmingVerifier } from '../verifiers/programming.js';
 import { scientificVerifier } from '../verifiers/scientific.js';
 import { convergenceTests } from '../verifiers/convergence.js';
 import { finalRun } from './final-run.js';
-import { StopRequested } from './human.js';
-import { endingOf, reproductionMetrics, type Ending } from './result.js';
+import { reproductionMetrics } from './result.js';
 import { startReproduction, type Reproduction } from './run.js';
-import type { ReproductionProgress, ReproductionStatus } from './progress.js';
+import type { ReproductionProgress } from './progress.js';
 
 export interface ReproductionResult {
   workflowId: string;
   taskId: string;
-  status: ReproductionStatus;
+  status: Verdict;
   stageReached: string;
   scripted: boolean;
   finalScriptRef?: ArtifactRef;
@@ -39,27 +39,23 @@ export interface ReproductionResult {
 
 export async function reproduction(rawInput: ReproductionInput): Promise<ReproductionResult> {
   const r = startReproduction(rawInput);
-  let ending: Ending = { status: 'running' };
-  try {
-    const env = await prepareAndAuthor(r);
-    const programming = await programmingVerifier(env, r.progress);
-    r.record.finalRun = programming.fullRun;
-    await r.human.boundary('programming', r.record);
-    if (!programming.executable) {
-      ending = { status: 'failed', message: `the script did not run after ${r.limits.programmingIterations} programming iterations` };
-      throw new StopRequested(ending.message);
-    }
-    const scientificPassed = await scientificVerifier(env, r.progress);
-    await r.human.boundary('scientific', r.record);
-    if (scientificPassed) {
-      await convergenceTests(env, r.progress);
-      await r.human.boundary('convergence', r.record);
-    }
-    ending = await finalRun(env, scientificPassed);
-  } catch (err) {
-    ending = endingOf(err, ending.status, ending.message, r.progress.stage);
+  return report(r, await runStages(r, () => stages(r)));
+}
+
+/** The stages, each verifier's verdict ending the run or letting the next one start. */
+async function stages(r: Reproduction): Promise<Ending> {
+  const env = await prepareAndAuthor(r);
+  const programming = await programmingVerifier(env, r.progress);
+  r.record.finalRun = programming.fullRun;
+  await r.human.boundary('programming', r.record);
+  if (!programming.executable) throw new RunEndedFailed(`the script did not run after ${r.limits.programmingIterations} programming iterations`);
+  const scientificPassed = await scientificVerifier(env, r.progress);
+  await r.human.boundary('scientific', r.record);
+  if (scientificPassed) {
+    await convergenceTests(env, r.progress);
+    await r.human.boundary('convergence', r.record);
   }
-  return report(r, ending);
+  return finalRun(env, scientificPassed);
 }
 
 /** prepare → Author; what every later stage works with. */
@@ -81,38 +77,38 @@ async function prepareAndAuthor(r: Reproduction): Promise<StageEnv> {
 }
 
 /** The evidence report (always, whatever the outcome), then the result — or the failure that carries it. */
-async function report(r: Reproduction, ending: Ending): Promise<ReproductionResult> {
+function report(r: Reproduction, ending: Ending): Promise<ReproductionResult> {
   const { input, agents, progress, record } = r;
-  const stageReached = progress.stage;
-  r.clock.stop();
-  progress.status = ending.status;
-  progress.message = ending.message;
-  r.syncTokens();
-  const { report, message } = await recordEnding({
-    workflowId: workflowInfo().workflowId,
-    status: ending.status, message: ending.message, stageReached,
-    taskFile: input.taskFile,
-    context: record.ctx,
-    models: { defaultModel: input.models.defaultModel, roles: input.models.roles ?? {} },
-    authorScriptRef: record.authorScriptRef,
-    finalScriptRef: record.script?.scriptRef,
-    programmingReports: record.programmingReports, scientificRounds: record.scientificRounds, convergence: record.convergence, repairs: record.repairs,
-    finalRun: record.finalRun,
-    progress,
-  }, progress.iteration);
-  const runMetrics = reproductionMetrics(record, { status: ending.status, message, ledger: agents.ledger, scripted: agents.scripted, wallMs: Math.max(0, Date.now() - r.startedAt), reportPath: report?.htmlPath ?? null });
-  if (ending.unexpected) throw endingFailure(ending.unexpected.err, `${message}${report ? ` (report: ${report.htmlPath})` : ''}`, { verdict: ending.status, stageReached, report, runMetrics });
-  return {
-    workflowId: workflowInfo().workflowId,
-    taskId: progress.taskId,
-    status: ending.status,
-    stageReached,
-    scripted: agents.scripted,
-    finalScriptRef: record.script?.scriptRef,
-    figureRef: record.finalRun?.files.find((f) => f.path === FIGURE_FILE)?.ref,
-    report,
-    tokens: agents.ledger.total,
-    runMetrics,
-    message,
-  };
+  return closeRun(r, ending, {
+    beforeReport: () => {
+      progress.message = ending.message;
+      r.syncTokens();
+    },
+    report: (stageReached) => ({
+      workflowId: workflowInfo().workflowId,
+      status: ending.status, message: ending.message, stageReached,
+      taskFile: input.taskFile,
+      context: record.ctx,
+      models: { defaultModel: input.models.defaultModel, roles: input.models.roles ?? {} },
+      authorScriptRef: record.authorScriptRef,
+      finalScriptRef: record.script?.scriptRef,
+      programmingReports: record.programmingReports, scientificRounds: record.scientificRounds, convergence: record.convergence, repairs: record.repairs,
+      finalRun: record.finalRun,
+      progress,
+    }),
+    metrics: (message, written) => reproductionMetrics(r, record, ending.status, message, written),
+    result: ({ stageReached, message, report: written, runMetrics }) => ({
+      workflowId: workflowInfo().workflowId,
+      taskId: progress.taskId,
+      status: ending.status,
+      stageReached,
+      scripted: agents.scripted,
+      finalScriptRef: record.script?.scriptRef,
+      figureRef: record.finalRun?.files.find((f) => f.path === FIGURE_FILE)?.ref,
+      report: written,
+      tokens: agents.ledger.total,
+      runMetrics,
+      message,
+    }),
+  });
 }

@@ -1,13 +1,9 @@
 // The `progress` query of a reproduction: what a person (or `physvec status`) sees while it runs.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { LlmLedger } from '../../schemas/llm.js';
-import type { AssertionVerdict, ConvergenceOutcome, ProgrammingReport, RubricOutcome } from '../../schemas/pipeline.js';
+import type { RunStatus } from '../../schemas/verdict.js';
 import type { StageTiming } from '../shared/stage-clock.js';
 
-/** `Verdict` search attribute and `status` of the result; final on every ending (error: see workflows/shared/ending.ts). */
-export type ReproductionStatus = 'running' | 'paused' | 'passed' | 'failed' | 'budget_exhausted' | 'stopped' | 'error';
-
-export type { StageTiming } from '../shared/stage-clock.js';
 
 export interface HumanEvent {
   at: number;
@@ -20,7 +16,7 @@ export interface ReproductionProgress {
   taskId: string;
   stage: string;
   iteration: number;
-  status: ReproductionStatus;
+  status: RunStatus;
   scripted: boolean;
   substitution?: string;
   unit: { function: string; judge: string }[];
@@ -44,4 +40,3 @@ export const pauseSignal = defineSignal<[string?]>('pause');
 /** Replace the script with an edited one; accepted at the next stage boundary after a structure check. */
 export const replaceScriptUpdate = defineUpdate<{ accepted: boolean; problems: string[] }, [{ script: string; note?: string }]>('replaceScript');
 
-export type { ProgrammingReport, RubricOutcome, AssertionVerdict, ConvergenceOutcome };

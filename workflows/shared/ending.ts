@@ -4,9 +4,7 @@
 // report). Pure: safe in workflow code.
 import { ApplicationFailure, isCancellation } from '@temporalio/workflow';
 import type { RunMetrics } from '../../schemas/campaign.js';
-
-/** Verdicts a run ends with (search attribute `Verdict`, `status` in results and reports). */
-export type EndVerdict = 'passed' | 'failed' | 'budget_exhausted' | 'stopped' | 'error';
+import type { Verdict } from '../../schemas/verdict.js';
 
 /** Failure type a workflow closes with when it ended in error after recording its report. */
 export const RUN_ERROR = 'RunEndedInError';
@@ -21,7 +19,7 @@ export function describeFailure(err: unknown): string {
 }
 
 /** An unexpected failure (not budget, not a stop) classified: a cancellation ends as `stopped`, anything else as `error`. */
-export function unexpectedEnding(err: unknown, stage: string): { verdict: 'stopped' | 'error'; message: string } {
+export function unexpectedEnding(err: unknown, stage: string): { verdict: Extract<Verdict, 'stopped' | 'error'>; message: string } {
   if (isCancellation(err)) return { verdict: 'stopped', message: `cancelled during stage ${stage}` };
   return { verdict: 'error', message: `error during stage ${stage}: ${describeFailure(err)}` };
 }

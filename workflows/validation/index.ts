@@ -28,7 +28,8 @@ export async function referenceValidation(input: ValidationInput): Promise<Valid
   markStage('programming', 1);
   const fullRun: RunDigest = await run(await light.fullScriptJob({ summary: m.script }));
   const finish = (s: Omit<ValidationSummary, 'task' | 'script' | 'structureProblems' | 'total' | 'wallMs' | 'fullRunMs'>): ValidationSummary => {
-    markStage('done', 0, s.stage);
+    // `Verdict` is passed or failed; where a failing script was caught goes in `Stage`.
+    markStage(s.stage === 'passed' ? 'done' : s.stage, 0, s.stage === 'passed' ? 'passed' : 'failed');
     return { ...base, ...s, fullRunMs: fullRun.durationMs, wallMs: Date.now() - started };
   };
   if (fullRun.exitCode !== 0 || fullRun.timedOut) {

@@ -22,7 +22,8 @@ export async function programmingVerifier(env: StageEnv, progress: ReproductionP
     const { report, fullRun } = await programmingPass(agents, ctx, record.script, 'programming', it, runAll);
     record.programmingReports.push(report);
     showReport(progress, report);
-    markStage('programming', it, report.executable ? 'executable' : 'repairing');
+    // Where in the iteration it is goes in `Stage` (a stage is not a verdict): its script runs, or it is being repaired.
+    markStage(`programming: ${report.executable ? 'executable' : 'repairing'}`, it);
     if (report.executable && report.unitAccuracy === 1 && report.integrationAccuracy === 1) return { executable: true, fullRun };
     if (it === limits.programmingIterations) return { executable: report.executable, fullRun };
     const step = await repair(agents, { role: 'repairer', stage: 'programming', iteration: it, script: record.script, prompt: programmingRepairPrompt(record.script.scriptRef, report) });
