@@ -73,7 +73,7 @@ export function createKbActivities(opts: LoadKbOptions = { autoBuild: true }) {
         reason: outcome.reason,
         chunks: m.chunks.total,
         chunksByToolchain: m.chunks.byToolchain,
-        versions: Object.assign({}, ...Object.values(m.toolchains).map((t) => t.packages)),
+        versions: Object.fromEntries(Object.values(m.toolchains).flatMap((t) => Object.entries(t.packages))),
         buildMs: m.buildMs,
       };
     },
