@@ -29,6 +29,7 @@ export function badFlags(error: ZodError, flagOf: Record<string, string> = {}, g
       .map((i) => {
         const field = String(i.path[0] ?? '');
         const value = given[field];
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- raw command-line values: strings, numbers, booleans, string lists
         const shown = value === undefined || typeof value === 'boolean' ? '' : ` "${Array.isArray(value) ? value[i.path[1] as number] ?? value.join(',') : String(value)}"`;
         return `${flagOf[field] ?? flagName(field)}${shown}: ${wanted(i)}`;
       })

@@ -23,8 +23,20 @@ if (!arg) {
   console.error('usage: bench-orchestration.ts <workflow-id | history.json>');
   process.exit(2);
 }
-let history: { events: Record<string, any>[] };
-if (existsSync(arg)) history = JSON.parse(readFileSync(arg, 'utf8'));
+/** The parts of a history event (JSON export or SDK proto) this reads. */
+type ScheduledRef = { scheduledEventId?: unknown } | null;
+interface HistoryEvent {
+  eventId?: unknown;
+  eventTime?: Ts;
+  workflowExecutionStartedEventAttributes?: unknown;
+  activityTaskScheduledEventAttributes?: { activityType?: { name?: string | null } | null } | null;
+  activityTaskStartedEventAttributes?: ScheduledRef;
+  activityTaskCompletedEventAttributes?: ScheduledRef;
+  activityTaskFailedEventAttributes?: ScheduledRef;
+  activityTaskTimedOutEventAttributes?: ScheduledRef;
+}
+let history: { events: HistoryEvent[] };
+if (existsSync(arg)) history = JSON.parse(readFileSync(arg, 'utf8')) as typeof history;
 else {
   const t = temporalTarget();
   const client = new Client({ connection: await Connection.connect({ address: t.address }), namespace: t.namespace });
@@ -64,7 +76,7 @@ for (const [s, e, t] of intervals) byType.set(t, { n: (byType.get(t)?.n ?? 0) + 
 const workflowId = events[0]?.workflowExecutionStartedEventAttributes ? (existsSync(arg) ? path.basename(arg, '.json') : arg) : arg;
 const reportJson = path.join(reportDir(workflowId), 'report.json');
 if (existsSync(reportJson)) {
-  const r = JSON.parse(readFileSync(reportJson, 'utf8'));
+  const r = JSON.parse(readFileSync(reportJson, 'utf8')) as { stageTimes: { stage: string; seconds: number }[] };
   console.log('wall time per stage:');
   for (const s of r.stageTimes) console.log(`  ${s.stage.padEnd(12)} ${s.seconds.toFixed(1)} s`);
 }

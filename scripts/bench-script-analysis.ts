@@ -24,7 +24,7 @@ function oldParser(): Promise<Parse> {
   execSync(`git archive ${BEFORE} lib/script-analysis lib/errors.ts schemas/script-structure.ts | tar -x -C ${dir}`, { cwd: repoRoot });
   writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}\n');
   symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'));
-  return import(pathToFileURL(path.join(dir, 'lib/script-analysis/parse-script.ts')).href).then((m) => m.parseScript as Parse);
+  return import(pathToFileURL(path.join(dir, 'lib/script-analysis/parse-script.ts')).href).then((m: { parseScript: Parse }) => m.parseScript);
 }
 
 function inputs(): Array<{ name: string; source: string; language: ScriptLanguage }> {
@@ -70,7 +70,11 @@ for (const { name, source, language } of inputs()) {
   const after: number[] = [];
   const o = attempt(oldParse, source, language);
   const n = attempt(newParse, source, language);
-  for (let i = 0; i < 5; i++) attempt(oldParse, source, language), attempt(newParse, source, language); // JIT warm-up
+  for (let i = 0; i < 5; i++) {
+    // JIT warm-up
+    attempt(oldParse, source, language);
+    attempt(newParse, source, language);
+  }
   for (let i = 0; i < runs; i++) {
     before.push(time(() => attempt(oldParse, source, language)));
     after.push(time(() => attempt(newParse, source, language)));

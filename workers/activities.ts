@@ -13,7 +13,7 @@ import { detectToolchain, detectToolchains } from '../activities/toolchains/dete
 import type { ToolchainStatus } from '../schemas/toolchain.js';
 import { announceSandboxProtections } from '../runners/sandbox/index.js';
 
-type ActivityMap = Record<string, (...args: any[]) => Promise<unknown>>;
+type ActivityMap = Record<string, (...args: never[]) => Promise<unknown>>;
 
 const detected = new Map<string, Promise<ToolchainStatus>>();
 /**

@@ -61,7 +61,7 @@ export function openAiJsonSchema(schema: z.ZodType): { schema: Json; strict: boo
 }
 
 function nullable(s: Json): Json {
-  if (typeof s.type === 'string') return { ...s, type: [s.type, 'null'], ...(Array.isArray(s.enum) ? { enum: [...s.enum, null] } : {}) };
-  if (Array.isArray(s.type)) return s.type.includes('null') ? s : { ...s, type: [...s.type, 'null'] };
+  if (typeof s.type === 'string') return { ...s, type: [s.type, 'null'], ...(Array.isArray(s.enum) ? { enum: [...(s.enum as unknown[]), null] } : {}) };
+  if (Array.isArray(s.type)) return s.type.includes('null') ? s : { ...s, type: [...(s.type as unknown[]), 'null'] };
   return { anyOf: [s, { type: 'null' }] };
 }

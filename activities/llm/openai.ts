@@ -110,7 +110,7 @@ function normaliseError(err: unknown, request: unknown): ProviderCallError {
   if (err instanceof APIConnectionError) return new ProviderCallError('connection', `${err.message}${err.cause ? ` (${(err.cause as Error).message})` : ''}`, request, undefined, undefined, { cause: err });
   if (err instanceof APIError) {
     const body = err.error as { message?: string } | undefined;
-    return new ProviderCallError('http', body?.message ?? err.message, request, err.status, retryAfterFromHeaders(err.headers), { cause: err });
+    return new ProviderCallError('http', body?.message ?? err.message, request, err.status as number | undefined, retryAfterFromHeaders(err.headers as Headers | undefined), { cause: err });
   }
   return new ProviderCallError('connection', (err as Error)?.message ?? String(err), request, undefined, undefined, { cause: err });
 }

@@ -3,7 +3,6 @@
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { ScriptSummary, TaskContext } from '../../schemas/pipeline.js';
 import type { ToolSpec } from '../../schemas/llm.js';
-import type { ToolchainStatus } from '../../schemas/toolchain.js';
 import { agentOutputSchemas } from '../../schemas/agent-outputs.js';
 import { readAnswer, type AnswerRef } from './answers.js';
 import { summarizeScript, type ScriptLanguage } from './script-summary.js';

@@ -6,6 +6,18 @@ import { reportDir } from '../../lib/reports/dirs.js';
 import { BadInputError } from '../../lib/errors.js';
 import { line, printJson, EXIT } from '../output.js';
 
+/** The parts of report.json (activities/pipeline/report.ts) this prints. */
+interface ReportDoc {
+  status: string;
+  notices: string[];
+  task: { id: string };
+  stageReached: string;
+  programming: unknown[];
+  scientific: { assertions: { case: string; judge: string }[] }[];
+  convergence: { case: string; converged: boolean; convergedAt: number | null }[];
+  tokens: { inputTokens: number; outputTokens: number; costUsd: number };
+}
+
 export function register(program: Command): void {
   program
     .command('report <workflowId>')
@@ -15,13 +27,13 @@ export function register(program: Command): void {
       const dir = reportDir(workflowId);
       const jsonPath = path.join(dir, 'report.json');
       if (!existsSync(jsonPath)) throw new BadInputError(`no report for ${workflowId} under ${dir}: the workflow has not finished, or ran with another PHYSVEC_STATE_DIR`);
-      const r = JSON.parse(readFileSync(jsonPath, 'utf8'));
+      const r = JSON.parse(readFileSync(jsonPath, 'utf8')) as ReportDoc;
       const summary = {
         workflowId, status: r.status, notices: r.notices, task: r.task.id, stageReached: r.stageReached,
         html: path.join(dir, 'report.html'), json: jsonPath,
         programmingIterations: r.programming.length, scientificIterations: r.scientific.length,
-        assertions: r.scientific.at(-1)?.assertions.map((a: { case: string; judge: string }) => `${a.case}:${a.judge}`) ?? [],
-        convergence: r.convergence.map((c: { case: string; converged: boolean; convergedAt: number | null }) => `${c.case}:${c.converged ? `converged at ${c.convergedAt}` : 'not converged'}`),
+        assertions: r.scientific.at(-1)?.assertions.map((a) => `${a.case}:${a.judge}`) ?? [],
+        convergence: r.convergence.map((c) => `${c.case}:${c.converged ? `converged at ${c.convergedAt}` : 'not converged'}`),
         tokens: r.tokens,
       };
       if (opts.json) printJson(summary);

@@ -65,7 +65,7 @@ export function register(program: Command): void {
         const tokens = (progress as { tokens?: unknown } | null)?.tokens ?? (result as { tokens?: unknown } | null)?.tokens;
         if (tokens) line(`tokens: ${JSON.stringify(tokens)}`);
         for (const s of summary.simulations) line(`simulation ${s.line}`);
-        if (progress) line(`progress: ${'unavailable' in progress ? progress.unavailable : JSON.stringify(progress, null, 2)}`);
+        if (progress) line(`progress: ${'unavailable' in progress ? String(progress.unavailable) : JSON.stringify(progress, null, 2)}`);
         if (result && !failed) line(`result: ${JSON.stringify(result, null, 2)}`);
       } finally {
         await connection.close();

@@ -43,7 +43,7 @@ const PLAN_FIELDS = ['selection', 'models', 'frameworks', 'trials', 'stopAfterPa
 
 /** The plan fields in which `given` differs from the campaign's recorded spec. */
 export function specDifferences(given: CampaignSpec, recorded: CampaignSpec): string[] {
-  const norm = (v: unknown) => JSON.stringify(v ?? null, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort()) : x));
+  const norm = (v: unknown) => JSON.stringify(v ?? null, (_k: string, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort()) : x));
   return PLAN_FIELDS.filter((k) => norm(given[k]) !== norm(recorded[k]));
 }
 

@@ -5,6 +5,7 @@ import { parse, ParseErrorCode, type ParseError } from 'jsonc-parser';
 
 /** Inside a string token jsonc-parser reports the token's start; the bad character itself is more useful. */
 const IN_STRING = new Set<ParseErrorCode>([ParseErrorCode.InvalidCharacter, ParseErrorCode.InvalidEscapeCharacter, ParseErrorCode.InvalidUnicode]);
+// eslint-disable-next-line no-control-regex -- raw control characters are exactly what JSON forbids inside a string
 const BAD_IN_STRING = /[\u0000-\u001f]|\\(?=u(?![0-9a-fA-F]{4}))|\\(?=[^"\\/bfnrtu])/;
 
 /** Offset of the first syntax error, or undefined if the text is valid JSON. */

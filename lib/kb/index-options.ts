@@ -32,7 +32,8 @@ function extractField(chunk: KbChunk, field: string): string {
     case 'members':
       return chunk.members.join(' ');
     default:
-      return String((chunk as unknown as Record<string, unknown>)[field] ?? '');
+      // The remaining fields (id, section, summary, signature, body) are strings and a number.
+      return String((chunk as unknown as Record<string, string | number | undefined>)[field] ?? '');
   }
 }
 

@@ -73,11 +73,17 @@ function hardSplit(text: string, max: number): string[] {
   let cur = '';
   for (const line of text.split('\n')) {
     if (line.length > max) {
-      if (cur) out.push(cur), (cur = '');
+      if (cur) {
+        out.push(cur);
+        cur = '';
+      }
       for (let i = 0; i < line.length; i += max) out.push(line.slice(i, i + max));
       continue;
     }
-    if (cur && cur.length + line.length + 1 > max) out.push(cur), (cur = '');
+    if (cur && cur.length + line.length + 1 > max) {
+      out.push(cur);
+      cur = '';
+    }
     cur = cur ? `${cur}\n${line}` : line;
   }
   if (cur) out.push(cur);
@@ -91,7 +97,10 @@ export function packBlocks(blocks: string[], max = TARGET_CHARS): string[] {
   for (const block of blocks) {
     const pieces = block.length > max ? splitParagraphs(block, max) : [block];
     for (const piece of pieces) {
-      if (cur && cur.length + piece.length + 2 > max) out.push(cur), (cur = '');
+      if (cur && cur.length + piece.length + 2 > max) {
+        out.push(cur);
+        cur = '';
+      }
       cur = cur ? `${cur}\n\n${piece}` : piece;
     }
   }
@@ -123,11 +132,17 @@ export function splitDocument(text: string, target = TARGET_CHARS, maxSingle = M
   for (const s of splitSections(trimmed)) {
     const block = s.heading ? `${s.heading}\n${s.text}` : s.text;
     if (block.length > target) {
-      if (cur) pieces.push(cur), (cur = undefined);
+      if (cur) {
+        pieces.push(cur);
+        cur = undefined;
+      }
       for (const p of packBlocks([s.text], target)) pieces.push({ section: s.heading, text: s.heading ? `${s.heading}\n${p}` : p });
       continue;
     }
-    if (cur && cur.text.length + block.length + 2 > target) pieces.push(cur), (cur = undefined);
+    if (cur && cur.text.length + block.length + 2 > target) {
+      pieces.push(cur);
+      cur = undefined;
+    }
     cur = cur ? { section: cur.section, text: `${cur.text}\n\n${block}` } : { section: s.heading, text: block };
   }
   if (cur) pieces.push(cur);

@@ -42,7 +42,7 @@ export async function renderCampaignFigures(metrics: CampaignMetrics, workDir: s
   if (r.failed) problems.push(`the figure script failed (${python} ${path.relative(repoRoot, FIGURE_SCRIPT)}): ${String(r.stderr || r.message || "").trim().split('\n').slice(-3).join(' | ')}`);
   let version: string | null = null;
   try {
-    version = JSON.parse(String(r.stdout).trim().split('\n').at(-1) ?? '{}').matplotlib ?? null;
+    version = (JSON.parse(String(r.stdout).trim().split('\n').at(-1) ?? '{}') as { matplotlib?: string | null }).matplotlib ?? null;
   } catch {
     /* a failed run prints no summary; the problem is reported above */
   }

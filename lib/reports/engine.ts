@@ -12,6 +12,7 @@ const eta = new Eta({
   cache: true,
   autoEscape: true,
   autoFilter: true,
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- templates print strings and numbers; String() is Eta's own default filter
   filterFunction: (v: unknown) => (v == null ? '' : String(v)),
 });
 

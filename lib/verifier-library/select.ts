@@ -42,7 +42,7 @@ export interface SelectOptions extends LibraryLocation {
 
 const PIPELINE_ORDER = VerifierCategory.options;
 
-export function selectBackground(profile: string, targetCategory: ElementCategory | string, opts: SelectOptions = {}): BackgroundSelection {
+export function selectBackground(profile: string, targetCategory: string, opts: SelectOptions = {}): BackgroundSelection {
   const target = ElementCategory.safeParse(targetCategory);
   if (!target.success) throw new BadInputError(`unknown element category "${targetCategory}"; one of ${ElementCategory.options.join(', ')}`);
   const config = opts.config ?? loadToolchainConfig();

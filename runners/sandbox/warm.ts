@@ -60,7 +60,7 @@ function profileOfTexts(texts: string[]): WarmProfile {
 /** Which warm python suits this run: the toolchain its python files import (harnesses import the script beside them). */
 export async function warmProfileOf(workDir: string, req: SandboxRequest): Promise<WarmProfile> {
   const py = req.files.filter((f) => f.path.endsWith('.py'));
-  return profileOfTexts(await Promise.all(py.map((f) => (f.content !== undefined ? String(f.content) : readFile(path.join(workDir, ...f.path.split('/')), 'utf8').catch(() => '')))));
+  return profileOfTexts(await Promise.all(py.map((f) => (f.content !== undefined ? Promise.resolve(String(f.content)) : readFile(path.join(workDir, ...f.path.split('/')), 'utf8').catch(() => '')))));
 }
 
 /** The same, before the inputs are written (files given by reference are read from the store). */

@@ -60,7 +60,7 @@ const leftBehind = new Set<string>();
 export async function removeWorkDir(dir: string): Promise<boolean> {
   const why = await removeTree(dir);
   if (why === null) return true;
-  let kept = dir;
+  let kept: string;
   try {
     await mkdir(path.join(sandboxRoot(), TRASH), { recursive: true });
     kept = path.join(sandboxRoot(), TRASH, `${path.basename(dir)}-${Date.now()}`);

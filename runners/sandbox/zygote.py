@@ -22,6 +22,10 @@
 # read by the per-run child), so a fork carries no earlier run's data. Forking this process is the
 # dearest step (on this VM it grows with the mapped memory: ~5-25 ms with tenpy and matplotlib
 # loaded), so one per-run child is forked ahead of time ("spare") and waits on its own pipe.
+#
+# Typed (mypy --strict, pyproject.toml): the records below are the protocol with runners/sandbox/zygote.ts.
+from __future__ import annotations
+
 import ctypes
 import gc
 import json
@@ -29,6 +33,8 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Iterable
+from typing import IO, Any, Literal, NamedTuple, NoReturn, TypedDict, Union, cast
 
 PR_SET_PDEATHSIG = 1
 PR_SET_SECCOMP = 22
@@ -48,13 +54,80 @@ REQUIRED_NAMESPACES = {'ipc', 'uts', 'net', 'pid', 'mnt'}
 libc = ctypes.CDLL(None, use_errno=True)
 
 
-def check(ret, what):
+class ArmRequest(TypedDict):
+    """`arm`'s payload file (zygote.ts ArmRequest): what the run process is made with."""
+    holderPid: int
+    # Inodes the holder's fd 1 and 2 must have (the run's stdout and stderr).
+    stdioInodes: list[int]
+    uid: int
+    procsFiles: list[str]
+    # resource.RLIMIT_* name -> [soft, hard] (-1: unlimited).
+    rlimits: dict[str, list[int]]
+    seccompHex: str
+    workDir: str
+
+
+class GoRequest(TypedDict):
+    """`go`'s payload file (zygote.ts GoRequest): what the armed run then runs."""
+    env: dict[str, str]
+    workDir: str
+    entry: str
+    args: list[str]
+
+
+# What this writes to stdout, one JSON line each: first Ready or NotReady, then per run id
+# Armed, Started and Exited, or RunError at any step.
+class Ready(TypedDict):
+    ready: Literal[True]
+    loaded: list[str]
+    failed: list[str]
+    vmDataBytes: int
+
+
+class NotReady(TypedDict):
+    ready: Literal[False]
+    error: str
+
+
+class Armed(TypedDict):
+    id: str
+    armed: Literal[True]
+
+
+class Started(TypedDict):
+    id: str
+    started: Literal[True]
+
+
+class Exited(TypedDict):
+    """The run's wait status: its exit code, or the signal that ended it."""
+    id: str
+    exitCode: int | None
+    signal: int | None
+
+
+class RunError(TypedDict):
+    id: str
+    error: str
+
+
+Response = Union[Ready, NotReady, Armed, Started, Exited, RunError]
+
+
+class Command(NamedTuple):
+    """One request line: `arm <id> <payload>`, `go <id> <payload>` or `disarm <id>` (payload None)."""
+    verb: Literal['arm', 'go', 'disarm']
+    run_id: str
+    payload: str | None
+
+
+def check(ret: int, what: str) -> None:
     if ret != 0:
         err = ctypes.get_errno()
         raise OSError(err, f'{what}: {os.strerror(err)}')
 
 
-def prctl(option, arg2=0, arg3=0, arg4=0, arg5=0, what='prctl'):
+def prctl(option: int, arg2: int = 0, arg3: int = 0, arg4: int = 0, arg5: int = 0, what: str = 'prctl') -> None:
     check(libc.prctl(ctypes.c_int(option), ctypes.c_ulong(arg2), ctypes.c_ulong(arg3), ctypes.c_ulong(arg4), ctypes.c_ulong(arg5)), what)
 
 
@@ -70,19 +143,19 @@ class CapData(ctypes.Structure):
     _fields_ = [('effective', ctypes.c_uint32), ('permitted', ctypes.c_uint32), ('inheritable', ctypes.c_uint32)]
 
 
-def emit(obj):
+def emit(obj: Response) -> None:
     # One write per line (< PIPE_BUF), so lines from concurrent children never interleave.
     os.write(1, (json.dumps(obj) + '\n').encode())
 
 
-def thread_count():
+def thread_count() -> int:
     try:
         return len(os.listdir('/proc/self/task'))
     except OSError:
         return threading.active_count()
 
 
-def vm_data_bytes():
+def vm_data_bytes() -> int:
     with open('/proc/self/status') as f:
         for line in f:
             if line.startswith('VmData:'):
@@ -90,8 +163,9 @@ def vm_data_bytes():
     return 0
 
 
-def preload(names):
-    loaded, failed = [], []
+def preload(names: Iterable[str]) -> tuple[list[str], list[str]]:
+    loaded: list[str] = []
+    failed: list[str] = []
     for name in names:
         try:
             __import__(name)
@@ -101,7 +175,7 @@ def preload(names):
     return loaded, failed
 
 
-def holder_uid(pid):
+def holder_uid(pid: int) -> int:
     with open(f'/proc/{pid}/status') as f:
         for line in f:
             if line.startswith('Uid:'):
@@ -109,15 +183,15 @@ def holder_uid(pid):
     raise OSError(f'no Uid line for {pid}')
 
 
-def take_fds(pid, *fds):
+def take_fds(pid: int, *fds: int) -> list[int]:
     """Duplicates of another process's fds (the worker's stdio are socket pairs, which /proc/<pid>/fd cannot reopen)."""
-    pidfd = libc.syscall(SYS_PIDFD_OPEN, ctypes.c_int(pid), ctypes.c_uint(0))
+    pidfd: int = libc.syscall(SYS_PIDFD_OPEN, ctypes.c_int(pid), ctypes.c_uint(0))
     if pidfd < 0:
         check(-1, 'pidfd_open')
     try:
-        out = []
+        out: list[int] = []
         for fd in fds:
-            got = libc.syscall(SYS_PIDFD_GETFD, ctypes.c_int(pidfd), ctypes.c_int(fd), ctypes.c_uint(0))
+            got: int = libc.syscall(SYS_PIDFD_GETFD, ctypes.c_int(pidfd), ctypes.c_int(fd), ctypes.c_uint(0))
             if got < 0:
                 check(-1, f'pidfd_getfd {fd}')
             out.append(got)
@@ -130,7 +204,7 @@ def take_fds(pid, *fds):
         os.close(pidfd)
 
 
-def arm_run(req):
+def arm_run(req: ArmRequest) -> tuple[int, int, int]:
     """In the per-run child (root, outside): fork the run process into the holder's pid namespace.
 
     Returns the run process's pid, the read end of its set-up report and the write end of the
@@ -139,7 +213,7 @@ def arm_run(req):
     uid = int(req['uid'])
     if holder_uid(pid) != uid:
         raise OSError(f'holder {pid} does not run as the run uid {uid}')
-    ns_fds = []
+    ns_fds: list[tuple[str, int]] = []
     for ns in NAMESPACES:
         p = f'/proc/{pid}/ns/{ns}'
         if not os.path.exists(p):
@@ -183,7 +257,7 @@ def arm_run(req):
         if not go:  # disarmed: the run never came
             os._exit(0)
         try:
-            request = json.loads(go)
+            request = cast(GoRequest, json.loads(go))
             reset_interpreter(request)
         except BaseException as exc:
             os.write(2, f'physvec sandbox: the warm start failed: {exc}\n'.encode())
@@ -194,8 +268,8 @@ def arm_run(req):
     return child, report_r, go_w
 
 
-def read_all(fd):
-    chunks = []
+def read_all(fd: int) -> bytes:
+    chunks: list[bytes] = []
     while True:
         b = os.read(fd, 1 << 16)
         if not b:
@@ -203,7 +277,7 @@ def read_all(fd):
         chunks.append(b)
 
 
-def close_fds_except(keep):
+def close_fds_except(keep: Iterable[int]) -> None:
     low = 3
     for fd in sorted(keep):
         os.closerange(low, fd)
@@ -211,7 +285,8 @@ def close_fds_except(keep):
     os.closerange(low, 1 << 16)
 
 
-def become_run(req, uid, last_cap, ns_fds, root_fd, procs_fds, null_fd, out_fd, err_fd, keep):
+def become_run(req: ArmRequest, uid: int, last_cap: int, ns_fds: list[tuple[str, int]], root_fd: int, procs_fds: list[int],
+               null_fd: int, out_fd: int, err_fd: int, keep: tuple[int, int]) -> None:
     """In the run process (inside the pid namespace, still root): the rest of what the cold chain does."""
     for ns, fd in ns_fds:  # the mount namespace last: after it /proc is the run's
         check(libc.setns(fd, 0), f'setns {ns}')
@@ -247,7 +322,7 @@ def become_run(req, uid, last_cap, ns_fds, root_fd, procs_fds, null_fd, out_fd, 
     check(libc.prctl(ctypes.c_int(PR_SET_SECCOMP), ctypes.c_ulong(SECCOMP_MODE_FILTER), ctypes.byref(prog), ctypes.c_ulong(0), ctypes.c_ulong(0)), 'PR_SET_SECCOMP')
 
 
-def reset_interpreter(req):
+def reset_interpreter(req: GoRequest) -> None:
     """What a fork would otherwise carry over from the zygote into this run."""
     import io
     import random
@@ -267,7 +342,8 @@ def reset_interpreter(req):
     sys.stdin = io.TextIOWrapper(io.FileIO(0, 'r', closefd=False), encoding='utf-8')
     sys.stdout = io.TextIOWrapper(io.FileIO(1, 'w', closefd=False), encoding='utf-8', write_through=True)
     sys.stderr = io.TextIOWrapper(io.FileIO(2, 'w', closefd=False), encoding='utf-8', errors='backslashreplace', write_through=True)
-    sys.__stdin__, sys.__stdout__, sys.__stderr__ = sys.stdin, sys.stdout, sys.stderr
+    # typeshed marks the originals Final; a fresh interpreter's are the run's own streams, so they are replaced.
+    sys.__stdin__, sys.__stdout__, sys.__stderr__ = sys.stdin, sys.stdout, sys.stderr  # type: ignore[misc]
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
     for sig in signal.valid_signals():
         if sig in (signal.SIGKILL, signal.SIGSTOP):
@@ -297,14 +373,15 @@ def reset_interpreter(req):
             sys.modules['matplotlib.pyplot'].close('all')
 
 
-def forget_memo(fn):
+def forget_memo(fn: object) -> None:
     """Reset matplotlib's `_logged_cached` memo (a closure flag `called`), so the next call recomputes."""
-    names = getattr(getattr(fn, '__code__', None), 'co_freevars', ())
-    if 'called' in names:
-        fn.__closure__[names.index('called')].cell_contents = False
+    names: tuple[str, ...] = getattr(getattr(fn, '__code__', None), 'co_freevars', ())
+    closure: tuple[Any, ...] | None = getattr(fn, '__closure__', None)
+    if 'called' in names and closure is not None:  # a function with free variables has its closure
+        closure[names.index('called')].cell_contents = False
 
 
-def run_script(entry):
+def run_script(entry: str) -> NoReturn:
     import atexit
     import builtins
     import importlib.machinery
@@ -316,10 +393,10 @@ def run_script(entry):
         path = os.path.abspath(entry)
         main = types.ModuleType('__main__')
         main.__file__ = path
-        main.__builtins__ = builtins
+        main.__dict__['__builtins__'] = builtins  # (the module's globals; typeshed's ModuleType lacks the name)
         main.__loader__ = importlib.machinery.SourceFileLoader('__main__', path)
         main.__spec__ = None
-        main.__cached__ = None
+        main.__dict__['__cached__'] = None
         sys.modules['__main__'] = main
         with open(path, 'rb') as f:
             source = f.read()
@@ -336,7 +413,8 @@ def run_script(entry):
         traceback.print_exc()
         code = 1
     try:
-        threading._shutdown()
+        # What the interpreter does at exit: join non-daemon threads (private, so not in typeshed).
+        threading._shutdown()  # type: ignore[attr-defined]
         atexit._run_exitfuncs()
         sys.stdout.flush()
         sys.stderr.flush()
@@ -345,19 +423,19 @@ def run_script(entry):
     os._exit(code)
 
 
-def load_payload(path):
+def load_payload(path: str) -> bytes:
     with open(path, 'rb') as f:
         data = f.read()
     os.unlink(path)
     return data
 
 
-def serve(requests, run_id, arm_path):
+def serve(requests: IO[bytes], run_id: str, arm_path: str) -> NoReturn:
     """The per-run child: arm the run (its process set up inside the chain, waiting), then on `go`
     hand it its script request and report its wait status; on EOF instead, end it unrun."""
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     try:
-        child, report_r, go_w = arm_run(json.loads(load_payload(arm_path)))
+        child, report_r, go_w = arm_run(cast(ArmRequest, json.loads(load_payload(arm_path))))
         report = read_all(report_r)
         os.close(report_r)
         if report != b'ok':
@@ -368,12 +446,12 @@ def serve(requests, run_id, arm_path):
         os._exit(0)
     emit({'id': run_id, 'armed': True})
     go = request_of(requests.readline())
-    if go is None or go[0] != 'go' or go[1] != run_id:
+    if go is None or go.verb != 'go' or go.run_id != run_id or go.payload is None:
         os.kill(child, signal.SIGKILL)
         os.waitpid(child, 0)
         os._exit(0)
     try:
-        request = load_payload(go[2])
+        request = load_payload(go.payload)
         os.write(go_w, request)  # blocks until the run process has read what the pipe cannot hold
         os.close(go_w)
     except BaseException as exc:
@@ -392,16 +470,16 @@ def serve(requests, run_id, arm_path):
 
 ZYGOTE_PYTHONPATH = os.environ.get('PYTHONPATH', '').split(os.pathsep)
 # matplotlib's rcParams as the zygote's import left them (reset_interpreter restores them).
-MPL_RC_AT_IMPORT = {}
+MPL_RC_AT_IMPORT: dict[str, Any] = {}
 
 
-def request_of(line):
+def request_of(line: bytes) -> Command | None:
     """`arm <id> <payload>`, `go <id> <payload>` or `disarm <id>`, as (verb, id, payload or None)."""
     parts = line.decode(errors='replace').split()
     if len(parts) == 3 and parts[0] in ('arm', 'go'):
-        return parts[0], parts[1], parts[2]
+        return Command('arm' if parts[0] == 'arm' else 'go', parts[1], parts[2])
     if len(parts) == 2 and parts[0] == 'disarm':
-        return parts[0], parts[1], None
+        return Command('disarm', parts[1], None)
     return None
 
 
@@ -409,7 +487,7 @@ MADV_COLLAPSE = 25  # Linux >= 6.1
 HUGE_PAGE = 2 << 20
 
 
-def collapse_into_huge_pages():
+def collapse_into_huge_pages() -> None:
     """Back the preloaded heap with 2 MiB pages where the kernel can (MADV_COLLAPSE, whatever the
     THP setting): a fork then copies one entry per 2 MiB instead of 512, and a run's exit frees as
     few (the exit of a 4 KiB-mapped fork of this process took ~5-12 ms). A write in a run still
@@ -429,7 +507,7 @@ def collapse_into_huge_pages():
             libc.madvise(start, end - start, MADV_COLLAPSE)
 
 
-def fork_spare(armed):
+def fork_spare(armed: dict[str, int]) -> int:
     """A per-run child forked before its run arrives: it waits for its requests on its own pipe."""
     r, w = os.pipe()
     if os.fork() == 0:
@@ -439,14 +517,14 @@ def fork_spare(armed):
             os.close(fd)
         requests = os.fdopen(r, 'rb')
         req = request_of(requests.readline())
-        if req is None or req[0] != 'arm':  # the zygote is gone (EOF) or closed it unused
+        if req is None or req.verb != 'arm' or req.payload is None:  # the zygote is gone (EOF) or closed it unused
             os._exit(0)
-        serve(requests, req[1], req[2])
+        serve(requests, req.run_id, req.payload)
     os.close(r)
     return w
 
 
-def main():
+def main() -> None:
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL, what='PR_SET_PDEATHSIG')  # die with the worker
     names = [n for n in (sys.argv[1] if len(sys.argv) > 1 else '').split(',') if n]
     loaded, failed = preload(names)
@@ -462,7 +540,7 @@ def main():
     gc.freeze()
     collapse_into_huge_pages()
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # per-run children are reaped by the kernel
-    armed = {}  # run id -> the request pipe of the per-run child that armed it
+    armed: dict[str, int] = {}  # run id -> the request pipe of the per-run child that armed it
     spare = fork_spare(armed)
     emit({'ready': True, 'loaded': loaded, 'failed': failed, 'vmDataBytes': vm_data_bytes()})
     stdin = sys.stdin.buffer

@@ -3,9 +3,8 @@
 // says which exit code it must get and what the first line must say (the file/field/flag and the fix).
 // Variants are made from files we did not write where possible (QMP-Bench's task_dmrg_7_2 and its
 // rubric, as published) and from our own bundled task.
-import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { repoRoot, qmpBenchRoot } from '../../lib/paths.js';
 

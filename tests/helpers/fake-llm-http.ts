@@ -37,7 +37,6 @@ export class FakeLlmServer {
   private constructor(private readonly server: http.Server, readonly origin: string) {}
 
   static async start(spec: FakeServerSpec): Promise<FakeLlmServer> {
-    let self: FakeLlmServer | undefined;
     const server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -50,10 +49,10 @@ export class FakeLlmServer {
           /* keep the raw text */
         }
         const received: ReceivedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body, at: Date.now() };
-        self!.requests.push(received);
+        self.requests.push(received);
         let reply: FakeReply;
         if (!spec.routes(received.path)) reply = { status: 404, body: { error: { message: `fake server: no route ${received.path}` } } };
-        else reply = spec.authorise(received) ?? self!.next(received) ?? spec.exhausted(received);
+        else reply = spec.authorise(received) ?? self.next(received) ?? spec.exhausted(received);
         const send = () => {
           res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
           res.end(JSON.stringify(reply.body));
@@ -64,7 +63,8 @@ export class FakeLlmServer {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    self = new FakeLlmServer(server, `http://127.0.0.1:${port}`);
+    // Requests (which read `self`) can only come once the server listens and its port is known.
+    const self = new FakeLlmServer(server, `http://127.0.0.1:${port}`);
     return self;
   }
 

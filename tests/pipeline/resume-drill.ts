@@ -264,7 +264,7 @@ describe(`a long ${kind === 'dmrg' ? 'DMRG' : 'VMC'} simulation resumes from its
       const started = Date.now();
       const timeline = watchTimeline(handle);
       // The poller counts a probe's exception as "not yet": outcomes are recorded here and asserted after it.
-      let liveLine: string | null = null;
+      let liveLine = null as string | null; // set in a callback: not narrowed to null
       let liveProblem = 'no progress value was seen';
       let ended = false;
       const killPoint = d.fraction ? null : killPointOf(base);

@@ -7,7 +7,7 @@ import { existsSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { qmpBenchRoot, repoRoot } from '../../lib/paths.js';
 import { pidsOfUid } from '../../runners/sandbox/process-tree.js';
 import { probeIsolation, runSandboxed, SandboxCancelledError } from '../../runners/sandbox/index.js';

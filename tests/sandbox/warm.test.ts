@@ -261,7 +261,7 @@ describe('a warm python that dies', () => {
     const inFlight = runSandboxed({ language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: 'import time; open("ready","w").write("1"); time.sleep(8)' }], timeoutMs: 90_000 }, { store });
     await waitFor(() => listSandboxRoot().some((n) => { try { return statSync(path.join(sandboxRoot(), n, 'ready')).isFile(); } catch { return false; } }), 60_000, 'the run in flight');
     const zygotes = pidsWithMarker('runners/sandbox/zygote.py').filter((pid) => readFileSync(`/proc/${pid}/status`, 'utf8').includes(`PPid:\t${process.pid}\n`));
-    assert.equal(zygotes.length, 1, `zygote pids ${zygotes}`);
+    assert.equal(zygotes.length, 1, `zygote pids ${zygotes.join(',')}`);
     process.kill(zygotes[0]!, 'SIGKILL');
     const after = await runSandboxed({ language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: 'print(2)' }] }, { store });
     assert.equal(after.stdoutTail.trim(), '2');

@@ -44,7 +44,7 @@ describe('buildUnitHarness (python, runs with the venv python)', () => {
     assert.ok(text.startsWith(structure.preamble.source));
     const order = [BANNER.background, '# site\ndef site_verifier_spin_half', '# effector\ndef effector_verifier_eigh', BANNER.underTest, BANNER.dependencies, BANNER.workflow];
     const positions = order.map((s) => text.indexOf(s));
-    assert.ok(positions.every((p) => p >= 0), `all sections present: ${positions}`);
+    assert.ok(positions.every((p) => p >= 0), `all sections present: ${positions.join(',')}`);
     assert.deepEqual([...positions].sort((a, b) => a - b), positions);
     const target = structure.elementFunctions.find((f) => f.name === 'hamiltonian_tfim')!;
     assert.ok(text.includes(`${BANNER.underTest}\n${target.source}\n`));

@@ -8,7 +8,7 @@ import { loadDataset } from '../../lib/tasks/dataset.js';
 import { inspectTaskFile, loadTaskFile } from '../../lib/tasks/load-task.js';
 import { canonicalTopic, topicNames } from '../../lib/tasks/topics.js';
 import { LoadedTask } from '../../schemas/task.js';
-import { DATASET, RUBRIC_7_2, TASK_7_2, copyDataset, datasetMissing, editJson, readJson, writeJson } from './dataset-fixture.js';
+import { DATASET, RUBRIC_7_2, TASK_7_2, copyDataset, datasetMissing, editJson, writeJson } from './dataset-fixture.js';
 
 test('topic aliases map both ways', () => {
   assert.equal(canonicalTopic('nnwf'), 'nqs');

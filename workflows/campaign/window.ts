@@ -81,6 +81,7 @@ export class RunWindow {
       launchedThisRun++;
     }
     await condition(() => this.inFlight.size === 0);
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows, unchanged, what a run's recording rejected with (caught as unknown)
     if (this.fatal !== undefined) throw this.fatal;
     return { cutShort };
   }

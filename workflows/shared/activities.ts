@@ -10,7 +10,8 @@ import { LARGE_SANDBOX_ACTIVITY, LIGHT_ACTIVITY, SANDBOX_ACTIVITY } from '../../
 import { perQueue } from './queues.js';
 
 type Summarize = (name: string, input: Record<string, unknown> | undefined) => string | undefined;
-type ProxiedActivity = ((...args: unknown[]) => Promise<unknown>) & { executeWithOptions(options: ActivityOptions, args: unknown[]): Promise<unknown> };
+// executeWithOptions as a property: the SDK's closes over its options and never reads `this`.
+type ProxiedActivity = ((...args: unknown[]) => Promise<unknown>) & { executeWithOptions: (options: ActivityOptions, args: unknown[]) => Promise<unknown> };
 
 /** The same proxy, each call scheduled with `summary` (SDK 1.24 ActivityOptions.summary) from its input. */
 function withSummaries<A extends object>(proxy: ActivityInterfaceFor<A>, summarize: Summarize): ActivityInterfaceFor<A> {
@@ -32,13 +33,17 @@ export function jobSummary(job: ScriptJob): string {
   return job.purpose ? describePurpose(job.purpose) : job.id;
 }
 
+/** An input field as summary text (taskFile, status and caseId are strings). */
+// eslint-disable-next-line @typescript-eslint/no-base-to-string -- the fields read are strings in every activity input
+const text = (v: unknown): string => String(v ?? '');
+
 const lightSummary: Summarize = (name, input) => {
   const iteration = typeof input?.iteration === 'number' ? ` iteration ${input.iteration}` : '';
   switch (name) {
-    case 'prepareTask': return `prepare task ${String(input?.taskFile ?? '').split('/').pop()}`;
-    case 'writeReport': return `write report (${String(input?.status ?? '')})`;
+    case 'prepareTask': return `prepare task ${text(input?.taskFile).split('/').pop()}`;
+    case 'writeReport': return `write report (${text(input?.status)})`;
     case 'judgeProgramming': return `judge programming${iteration}`;
-    case 'buildConvergenceJob': return `build convergence variant ${String(input?.caseId ?? '')}`;
+    case 'buildConvergenceJob': return `build convergence variant ${text(input?.caseId)}`;
     case 'convergenceStep': return 'judge convergence step';
     default: return name.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
   }

@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "_exact"))
-from exact import lowest, spin_hamiltonian  # noqa: E402
+from exact import lowest, spin_hamiltonian
 
 
 def chain(L):

@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "_exact"))
-from exact import hubbard_densities, hubbard_ground, hubbard_szsz  # noqa: E402
+from exact import hubbard_densities, hubbard_ground, hubbard_szsz
 
 
 def ladder(L, t=1.0, tp=1.0):

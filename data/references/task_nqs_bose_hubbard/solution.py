@@ -59,7 +59,7 @@ def effector_vmc_sr(hamiltonian, vstate, n_iter, learning_rate, diag_shift, chec
         variational_state=vstate,
         preconditioner=nk.optimizer.SR(diag_shift=diag_shift),
     )
-    history = pv.checkpointed_vmc(driver, n_iter, checkpoint, every)
+    pv.checkpointed_vmc(driver, n_iter, checkpoint, every)
     return float(vstate.expect(hamiltonian).mean.real)
 
 

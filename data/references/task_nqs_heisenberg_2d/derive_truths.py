@@ -3,7 +3,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "_exact"))
-from exact import lowest, spin_hamiltonian  # noqa: E402
+from exact import lowest, spin_hamiltonian
 
 
 def grid(Lx, Ly, pbc):

@@ -16,6 +16,8 @@ Outside physvec (PHYSVEC_CHECKPOINT_DIR unset) checkpoints go to a fresh tempora
 script never resumes by accident, and progress() does nothing. Set PHYSVEC_CHECKPOINT_DIR yourself
 to resume by hand.
 """
+from __future__ import annotations
+
 import contextlib
 import json
 import math
@@ -24,7 +26,15 @@ import pickle
 import re
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Union
+
+if TYPE_CHECKING:  # numpy is imported only by the calls that need it
+    import numpy.typing as npt
+
+# What progress() keeps of a value: JSON scalars.
+Scalar = Union[bool, int, float, str, None]
 
 __all__ = [
     "progress", "checkpoint_dir", "checkpoint_path", "resumed", "exists", "remove", "atomic_path",
@@ -35,12 +45,12 @@ __all__ = [
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,127}$")
 _MAX_VALUES = 24
 _MAX_TEXT = 200
-_dir = None
-_resumed = None
+_dir: Path | None = None
+_resumed: bool | None = None
 _seq = 0
 
 
-def checkpoint_dir():
+def checkpoint_dir() -> Path:
     """The run's checkpoint directory (created on first use)."""
     global _dir, _resumed
     if _dir is None:
@@ -51,30 +61,30 @@ def checkpoint_dir():
     return _dir
 
 
-def resumed():
+def resumed() -> bool:
     """True when the checkpoint directory held files before this run wrote any (a retried run)."""
     checkpoint_dir()
     return bool(_resumed)
 
 
-def checkpoint_path(name):
+def checkpoint_path(name: str) -> Path:
     """Where checkpoint `name` lives; for libraries that write their own file (e.g. a PySCF chkfile)."""
     if not isinstance(name, str) or not _NAME.match(name):
         raise ValueError(f"checkpoint name {name!r}: use letters, digits and _.+- (no '/', not starting with '.')")
     return checkpoint_dir() / name
 
 
-def exists(name):
+def exists(name: str) -> bool:
     return checkpoint_path(name).is_file()
 
 
-def remove(name):
+def remove(name: str) -> None:
     with contextlib.suppress(FileNotFoundError):
         checkpoint_path(name).unlink()
 
 
 @contextlib.contextmanager
-def atomic_path(name):
+def atomic_path(name: str) -> Iterator[Path]:
     """Yield a temporary path to write checkpoint `name` to; it replaces the old one only when the block succeeds."""
     final = checkpoint_path(name)
     # A leading dot and '.tmp': the worker never uploads a half-written file.
@@ -87,42 +97,43 @@ def atomic_path(name):
             tmp.unlink()
 
 
-def save_bytes(name, data):
+def save_bytes(name: str, data: bytes) -> None:
     with atomic_path(name) as tmp:
         tmp.write_bytes(data)
 
 
-def load_bytes(name, default=None):
+def load_bytes(name: str, default: bytes | None = None) -> bytes | None:
     p = checkpoint_path(name)
     return p.read_bytes() if p.is_file() else default
 
 
-def save_json(name, value):
+def save_json(name: str, value: Any) -> None:
     save_bytes(name, json.dumps(value, default=_plain).encode("utf-8"))
 
 
-def load_json(name, default=None):
+def load_json(name: str, default: Any = None) -> Any:
     data = load_bytes(name)
     return default if data is None else json.loads(data)
 
 
-def save_pickle(name, value):
+def save_pickle(name: str, value: Any) -> None:
     save_bytes(name, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
 
-def load_pickle(name, default=None):
+def load_pickle(name: str, default: Any = None) -> Any:
     data = load_bytes(name)
     return default if data is None else pickle.loads(data)
 
 
-def save_npz(name, **arrays):
+def save_npz(name: str, **arrays: Any) -> None:
+    """Arrays (anything np.asarray takes) by name, as np.savez writes them."""
     import numpy as np
     with atomic_path(name) as tmp:
         with open(tmp, "wb") as f:
             np.savez(f, **arrays)
 
 
-def load_npz(name):
+def load_npz(name: str) -> dict[str, npt.NDArray[Any]] | None:
     """A dict of arrays, or None."""
     import numpy as np
     p = checkpoint_path(name)
@@ -132,20 +143,20 @@ def load_npz(name):
         return {k: z[k] for k in z.files}
 
 
-def save_hdf5(name, value):
+def save_hdf5(name: str, value: Any) -> None:
     """TeNPy's HDF5 export (tenpy.tools.hdf5_io): MPS, environments, resume data of an engine."""
     from tenpy.tools import hdf5_io
     with atomic_path(name) as tmp:
         hdf5_io.save(value, str(tmp))
 
 
-def load_hdf5(name, default=None):
+def load_hdf5(name: str, default: Any = None) -> Any:
     from tenpy.tools import hdf5_io
     p = checkpoint_path(name)
     return hdf5_io.load(str(p)) if p.is_file() else default
 
 
-def progress(**values):
+def progress(**values: object) -> None:
     """Report where the simulation is (numbers, short strings, booleans); the latest call wins.
 
     Cheap enough to call every sweep or iteration: one small file, atomically replaced.
@@ -154,7 +165,7 @@ def progress(**values):
     target = os.environ.get("PHYSVEC_PROGRESS_FILE")
     if not target:
         return
-    clean = {}
+    clean: dict[str, Scalar] = {}
     for k, v in list(values.items())[:_MAX_VALUES]:
         clean[str(k)[:64]] = _scalar(v)
     _seq += 1
@@ -170,7 +181,7 @@ def progress(**values):
             os.unlink(tmp)
 
 
-def _scalar(v):
+def _scalar(v: Any) -> Scalar:
     if isinstance(v, bool) or v is None:
         return v
     if isinstance(v, int):
@@ -184,7 +195,7 @@ def _scalar(v):
         return str(v)[:_MAX_TEXT]
 
 
-def _plain(v):
+def _plain(v: Any) -> Any:
     """json default: numpy scalars and arrays."""
     if hasattr(v, "tolist"):
         return v.tolist()

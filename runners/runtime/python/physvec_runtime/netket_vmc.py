@@ -8,17 +8,21 @@ history are saved with flax serialization. Saving between blocks, not from a cal
 callback before its step's parameter update. NetKet keeps optimizer and sampler state between runs, so
 the blocks (and a resumed run) are the same chain of updates as one uninterrupted run.
 """
+from __future__ import annotations
+
+from typing import Any
+
 # Through the package at call time, so a wrapped pv.progress (or save) sees these calls too.
 import physvec_runtime as pv
 
 
-def checkpointed_vmc(driver, n_iter, checkpoint=None, every=10):
+def checkpointed_vmc(driver: Any, n_iter: int, checkpoint: str | None = None, every: int = 10) -> list[float]:
     """The energy of every step (a list of floats); `driver` is an nk.driver.VMC on its variational state."""
     import numpy as np
     from flax import serialization
 
     vstate = driver.state
-    history = []
+    history: list[float] = []
     saved = pv.load_bytes(checkpoint) if checkpoint else None
     if saved is not None:
         state = serialization.msgpack_restore(saved)
@@ -30,7 +34,7 @@ def checkpointed_vmc(driver, n_iter, checkpoint=None, every=10):
         driver._step_count = int(state["step"])
         history = [float(e) for e in state["history"]]
 
-    def record(step, log_data, drv):
+    def record(step: int, log_data: Any, drv: Any) -> bool:
         history.append(float(log_data["Energy"].mean.real))
         pv.progress(run=checkpoint, iteration=len(history), n_iter=n_iter, E=history[-1])
         return True

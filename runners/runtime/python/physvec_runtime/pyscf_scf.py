@@ -8,11 +8,15 @@ PySCF rewrites the chkfile every SCF cycle; a retried run that finds it starts f
 (`init_guess = "chkfile"`), so an SCF cut short converges in the cycles it had left, and a converged one
 again in a cycle or two. Progress (cycle, E) is reported every cycle.
 """
+from __future__ import annotations
+
+from typing import Any
+
 # Through the package at call time, so a wrapped pv.progress (or save) sees these calls too.
 import physvec_runtime as pv
 
 
-def use_chkfile(mf, checkpoint=None):
+def use_chkfile(mf: Any, checkpoint: str | None = None) -> bool:
     """Point `mf` at checkpoint `checkpoint`; True when it restarts from an earlier attempt's chkfile."""
     if not checkpoint:
         return False

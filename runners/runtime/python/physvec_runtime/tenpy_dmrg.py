@@ -7,11 +7,15 @@ file through TeNPy's hdf5_io after each sweep (the engine's `checkpoint` hook); 
 file continues with `resume_run()`, and one that finds it marked finished returns the saved result
 without sweeping. Without a checkpoint name this is `engine_class(psi, model, options).run()`.
 """
+from __future__ import annotations
+
+from typing import Any
+
 # Through the package at call time, so a wrapped pv.progress (or save) sees these calls too.
 import physvec_runtime as pv
 
 
-def checkpointed_dmrg(engine_class, psi, model, options, checkpoint=None):
+def checkpointed_dmrg(engine_class: Any, psi: Any, model: Any, options: Any, checkpoint: str | None = None) -> tuple[float, Any]:
     """(ground-state energy, MPS). `options` are the engine's own options (max_sweeps, trunc_params, ...)."""
     saved = pv.load_hdf5(checkpoint) if checkpoint else None
     if saved and saved.get("finished"):
@@ -24,7 +28,8 @@ def checkpointed_dmrg(engine_class, psi, model, options, checkpoint=None):
         engine = engine_class(psi, model, options)
     max_sweeps = options.get("max_sweeps")
 
-    def save(eng, finished=False):
+    def save(eng: Any, finished: bool = False) -> None:
+        assert checkpoint is not None  # connected and called only with a checkpoint name
         state = {"resume_data": eng.get_resume_data(), "sweep_stats": eng.sweep_stats, "finished": finished}
         if finished:
             state["E"] = eng.sweep_stats["E"][-1]
