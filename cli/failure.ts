@@ -22,8 +22,12 @@ export interface CliFailure {
   cause?: { type?: string; message: string; activity?: string; workflow?: string };
 }
 
-/** ApplicationFailure types raised for input the user can fix (see temporal-config/timeouts.ts). */
-const BAD_INPUT_TYPES = new Set(['BadInputError', 'CassetteMismatchError', 'CassetteError', 'SchemaValidationError', 'AuthorStructureError']);
+/**
+ * ApplicationFailure types raised for input the user can fix (see temporal-config/timeouts.ts). What a
+ * model did (an answer that never matched its schema, a refusal, a cut-off answer, an Author script
+ * that never had the required structure) is not among them: that run failed, exit 1.
+ */
+const BAD_INPUT_TYPES = new Set(['BadInputError', 'CassetteMismatchError', 'CassetteError']);
 
 /** gRPC status codes (https://grpc.github.io/grpc/core/md_doc_statuscodes.html) we explain. */
 const GRPC = { INVALID_ARGUMENT: 3, DEADLINE_EXCEEDED: 4, NOT_FOUND: 5, ALREADY_EXISTS: 6, PERMISSION_DENIED: 7, UNAVAILABLE: 14, UNAUTHENTICATED: 16 } as const;

@@ -35,6 +35,10 @@ export const ModelInfo = z
     cachedInputPerMTok: z.number().nonnegative().optional(),
     /** Reasoning models (gpt-5, o-series) reject a temperature; it is then not sent. */
     supportsTemperature: z.boolean().default(true),
+    /** Tokens of input the model accepts; named in a context-length failure. */
+    contextWindow: z.number().int().positive().optional(),
+    /** The largest output cap the model accepts: a cut-off answer is re-asked with a doubled cap up to this. */
+    maxOutputTokens: z.number().int().positive().optional(),
   })
   .strict();
 export type ModelInfo = z.infer<typeof ModelInfo>;
@@ -53,7 +57,12 @@ export const LlmConfig = z
     structuredRetries: z.number().int().min(0).max(10).default(3),
     /** Tool-call rounds per call; after the last one the model must answer without tools. */
     maxToolRounds: z.number().int().min(1).max(50).default(8),
-    requestTimeoutMs: z.number().int().positive().default(600_000),
+    /**
+     * Per HTTP call: the longest wait for a response's first byte, and the longest pause inside its body.
+     * Well below LLM_ACTIVITY's startToClose (10 min), so a hung provider costs one timeout, not one attempt;
+     * each call's timeout is also cut to what is left of the attempt.
+     */
+    requestTimeoutMs: z.number().int().positive().default(240_000),
     /** Output tokens assumed by the budget check when a request sets no maxOutputTokens. */
     outputTokensEstimate: z.number().int().positive().default(4096),
     /** Where `scripted:<name>` looks for `<name>.json` (relative to the repository root). */

@@ -47,6 +47,8 @@ export type ToolSpec = z.infer<typeof ToolSpec>;
 export const LlmBudget = z.object({
   remainingTokens: z.number().optional(),
   remainingUsd: z.number().optional(),
+  /** Tokens the ledger counted from calls whose provider reported no usage (estimated from text length). */
+  estimatedTokens: z.number().optional(),
 });
 export type LlmBudget = z.infer<typeof LlmBudget>;
 
@@ -82,6 +84,12 @@ export const LlmUsage = TokenUsage.extend({
   retries: z.number().int().nonnegative(),
   toolCalls: z.number().int().nonnegative(),
   latencyMs: z.number().nonnegative(),
+  /**
+   * Of inputTokens + outputTokens, how many are estimated (characters / 4) because the provider's
+   * response had no usage; present (with `estimated: true`) only when some are.
+   */
+  estimatedTokens: z.number().int().nonnegative().optional(),
+  estimated: z.literal(true).optional(),
 });
 export type LlmUsage = z.infer<typeof LlmUsage>;
 
@@ -137,13 +145,20 @@ export type LlmFailureDetails = z.infer<typeof LlmFailureDetails>;
 
 /** One HTTP call (or one scripted turn) inside an exchange transcript. */
 export const HttpCallRecord = z.object({
-  purpose: z.enum(['answer', 'tool-round', 'reask', 'final-without-tools']),
+  /** larger-cap: the same conversation again under a larger output cap, after an answer cut off by the cap. */
+  purpose: z.enum(['answer', 'tool-round', 'reask', 'final-without-tools', 'larger-cap']),
   startedAt: z.string(),
   latencyMs: z.number().nonnegative(),
   request: z.unknown(),
   response: z.unknown().optional(),
   error: z.object({ kind: z.string(), status: z.number().optional(), message: z.string(), retryAfterMs: z.number().optional() }).optional(),
   usage: TokenUsage,
+  /** The response carried no usage: `usage` is estimated from the characters sent and received. */
+  usageEstimated: z.literal(true).optional(),
+  /** Why the model stopped (provider's word: stop, length, MAX_TOKENS, SAFETY, …). */
+  finishReason: z.string().optional(),
+  /** The output cap this call was sent with, when one was. */
+  maxOutputTokens: z.number().optional(),
 });
 export type HttpCallRecord = z.infer<typeof HttpCallRecord>;
 
@@ -231,6 +246,9 @@ export const UsageTotals = z.object({
   /** Attempts of calls lost to worker crashes (re-issued), and how many of them have unknown tokens. Absent in older records. */
   lostAttempts: z.number().optional(),
   lostAttemptsUsageUnknown: z.number().optional(),
+  /** Of the tokens, how many are estimated (the provider reported no usage); with `estimated: true`. Absent when none are. */
+  estimatedTokens: z.number().optional(),
+  estimated: z.literal(true).optional(),
 });
 export type UsageTotals = z.infer<typeof UsageTotals>;
 

@@ -38,11 +38,33 @@ export const LIGHT_ACTIVITY: ActivityOptions = {
   retry: DEFAULT_RETRY,
 };
 
-/** LLM calls: a slow model may take minutes (startToClose); callLlm heartbeats every 10 s with its usage, so a dead worker is noticed in 30 s. Retry-After is honoured by the activity (nextRetryDelay). */
+/**
+ * How long one LLM call may keep retrying a provider that is down or throttling (from its first
+ * attempt's scheduling): outages and rate-limit storms of many minutes are survived, a dead provider
+ * still ends the run within this time with one line that says so (activities/llm/errors.ts).
+ */
+export const LLM_CALL_DEADLINE = '30m';
+
+/**
+ * LLM calls: a slow model may take minutes (startToClose; each HTTP call's own timeout,
+ * llm.requestTimeoutMs = 4 min, is kept below what is left of it, so a hung provider costs one
+ * timeout and a retry, not the attempt); callLlm heartbeats every 10 s with its usage, so a dead
+ * worker is noticed in 30 s. Attempts are unlimited within LLM_CALL_DEADLINE, the backoff grows to
+ * at most a minute, and the provider's Retry-After / Gemini RetryInfo replaces it (nextRetryDelay).
+ * Permanent faults (401/403/404, context length, refusals, schema, budget) are non-retryable failures.
+ */
 export const LLM_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '10m',
+  scheduleToCloseTimeout: LLM_CALL_DEADLINE,
   heartbeatTimeout: '30s',
-  retry: { ...DEFAULT_RETRY, maximumAttempts: 8 },
+  retry: {
+    ...DEFAULT_RETRY,
+    initialInterval: '1s',
+    backoffCoefficient: 2,
+    maximumInterval: '60s',
+    maximumAttempts: Number.POSITIVE_INFINITY,
+    nonRetryableErrorTypes: [...DEFAULT_RETRY.nonRetryableErrorTypes!, 'LlmUnavailableError', 'LlmRefusalError', 'LlmTruncatedError'],
+  },
 };
 
 /**

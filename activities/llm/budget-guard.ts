@@ -28,14 +28,20 @@ export function budgetRefusal(budget: LlmBudget | undefined, spent: LlmUsage, es
   if (budget.remainingTokens !== undefined) {
     const left = budget.remainingTokens - totalTokens(spent);
     if (est > left) {
-      return { fatal: false, message: `the next call to ${modelId} is estimated at ${est} tokens (${estimate.inputTokens} in + ${estimate.outputTokens} out) but ${Math.max(0, left)} tokens of the budget remain` };
+      return { fatal: false, message: `the next call to ${modelId} is estimated at ${est} tokens (${estimate.inputTokens} in + ${estimate.outputTokens} out) but ${Math.max(0, left)} tokens of the budget remain${estimatedSpend(budget, spent)}` };
     }
   }
   if (budget.remainingUsd !== undefined) {
     if (!info) return { fatal: true, message: `${modelId} has no price in physvec.config.json (llm.models), so a dollar budget cannot be enforced; add its price or use a token budget` };
     const left = budget.remainingUsd - costUsd(spent, info);
     const estUsd = costUsd({ ...estimate, cachedInputTokens: 0 }, info);
-    if (estUsd > left) return { fatal: false, message: `the next call to ${modelId} is estimated at $${estUsd.toFixed(4)} but $${Math.max(0, left).toFixed(4)} of the budget remain` };
+    if (estUsd > left) return { fatal: false, message: `the next call to ${modelId} is estimated at $${estUsd.toFixed(4)} but $${Math.max(0, left).toFixed(4)} of the budget remain${estimatedSpend(budget, spent)}` };
   }
   return undefined;
+}
+
+/** What a budget message adds when the spend it counts is partly estimated (a provider that reported no usage). */
+function estimatedSpend(budget: LlmBudget, spent: LlmUsage): string {
+  const n = (budget.estimatedTokens ?? 0) + (spent.estimatedTokens ?? 0);
+  return n > 0 ? ` (tokens spent so far include ${n} estimated from text length, ~4 characters per token: the provider reported no usage)` : '';
 }

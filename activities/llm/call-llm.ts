@@ -4,7 +4,7 @@
 import type { z } from 'zod';
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { PhysvecConfig } from '../../schemas/config.js';
-import { LlmRequest, type LlmFailureDetails, type LlmResult, type LlmUsage, type ToolSpec } from '../../schemas/llm.js';
+import { LlmRequest, type HttpCallRecord, type LlmFailureDetails, type LlmResult, type LlmUsage, type ToolSpec } from '../../schemas/llm.js';
 import { llmOutputSchema } from '../../schemas/llm-outputs.js';
 import { describeZodError } from '../../lib/errors.js';
 import { addUsage } from '../../lib/llm/accounting.js';
@@ -18,7 +18,7 @@ import { activityContext, heartbeatLedger, lostAttempts, priorAttempts, sumAttem
 import { budgetRefusal, estimateCall } from './budget-guard.js';
 import { CassetteError, findEntry, loadCassette, noMatchMessage, resolveCassettePath } from './cassette.js';
 import { EndpointError, missingKey, resolveEndpoint, type Env } from '../../lib/llm/endpoint.js';
-import { LlmCallError, fatalWithoutUsage, isTransient, providerFailure, refusalFailure } from './errors.js';
+import { LlmCallError, fatalWithoutUsage, isTransient, providerFailure, refusalFailure, type RetryFacts } from './errors.js';
 import { ExchangeRecorder } from './exchange-recorder.js';
 import { geminiSession } from './gemini.js';
 import { resolveMessages } from './messages.js';
@@ -38,6 +38,17 @@ export interface LlmDeps {
 }
 
 const HEARTBEAT_EVERY_MS = 10_000;
+
+/** Re-asks with a larger output cap after an answer cut off by it (each doubles the cap, up to the model's maxOutputTokens). */
+export const MAX_CUTOFF_REASKS = 3;
+
+/** An HTTP call must end (with its own timeout error) this long before the attempt's startToClose would, so the failure says what happened. */
+const ATTEMPT_MARGIN_MS = 10_000;
+
+/** What the conversation loop knows when a call fails: the conversation's size, for a context-length failure. */
+interface ConverseState {
+  inputChars?: number;
+}
 
 export async function callLlm(deps: LlmDeps, input: LlmRequest): Promise<LlmResult> {
   const checked = LlmRequest.safeParse(input);
@@ -61,9 +72,16 @@ export async function callLlm(deps: LlmDeps, input: LlmRequest): Promise<LlmResu
   const dollars = (u: LlmUsage) => (info ? costUsd(u, info) : 0);
   const beat = () => heartbeatLedger(ctx, prior, { attempt, usage: { ...rec.usage } });
   const timer = ctx ? setInterval(beat, HEARTBEAT_EVERY_MS) : undefined;
+  const state: ConverseState = {};
+  // The attempt's own end (startToClose): each HTTP call's timeout stays below what is left of it.
+  const info0 = ctx?.info;
+  const attemptEnd = info0 && info0.startToCloseTimeoutMs > 0 ? info0.currentAttemptScheduledTimestampMs + info0.startToCloseTimeoutMs : undefined;
+  const retryFacts: RetryFacts | undefined = info0
+    ? { attempt, scheduledTimestampMs: info0.scheduledTimestampMs, scheduleToCloseTimeoutMs: info0.scheduleToCloseTimeoutMs, retryPolicy: info0.retryPolicy }
+    : undefined;
 
   try {
-    const answer = await converse(deps, req, rec, total, beat, ctx?.cancellationSignal);
+    const answer = await converse(deps, req, rec, total, beat, ctx?.cancellationSignal, state, attemptEnd);
     const usage = total();
     const exchangeRef = await rec.write({ ok: true, text: answer.text, parsed: answer.parsed }, usage);
     heartbeatLedger(ctx, prior, { attempt, usage: { ...rec.usage }, exchangeRef });
@@ -85,20 +103,27 @@ export async function callLlm(deps: LlmDeps, input: LlmRequest): Promise<LlmResu
   } catch (err) {
     const cancelled = err instanceof ProviderCallError && err.kind === 'cancelled';
     if (err instanceof ProviderCallError && isTransient(err)) rec.retried();
-    const type = failureType(err);
     const usage = total();
+    const details = (exchangeRef?: LlmFailureDetails['exchangeRef']): LlmFailureDetails => ({ key: req.key, model: req.model, usage, costUsd: dollars(usage), exchangeRef });
+    // The failure is decided first (its type and message go into the transcript), then given the transcript's reference.
+    const decide = (d: LlmFailureDetails) => {
+      if (err instanceof LlmCallError) return refusalFailure(err, d);
+      if (err instanceof CassetteError) return refusalFailure(new LlmCallError(LLM_ERROR.cassette, err.message), d);
+      if (err instanceof ProviderCallError && !cancelled) {
+        const ep = scripted ? undefined : safeEndpoint(deps, req.model);
+        const ctxInfo = { modelId: req.model, provider, baseUrl: ep?.baseUrl, apiKeyEnv: ep?.apiKeyEnv ?? null, role: req.key.role, promptChars: state.inputChars, contextWindow: info?.contextWindow, retry: retryFacts };
+        return providerFailure(err, ctxInfo, d);
+      }
+      return undefined;
+    };
+    const provisional = decide(details());
+    const type = provisional?.type ?? failureType(err);
+    const message = provisional?.message ?? (err as Error)?.message ?? String(err);
     // The transcript is evidence, but losing it must not hide the error that ended the call.
-    const exchangeRef = await rec.write({ ok: false, type, message: (err as Error)?.message ?? String(err) }, usage).catch(() => undefined);
+    const exchangeRef = await rec.write({ ok: false, type, message }, usage).catch(() => undefined);
     heartbeatLedger(ctx, prior, { attempt, usage: { ...rec.usage }, exchangeRef });
     if (cancelled) throw ctx?.cancellationSignal.reason ?? err;
-    const details: LlmFailureDetails = { key: req.key, model: req.model, usage, costUsd: dollars(usage), exchangeRef };
-    if (err instanceof LlmCallError) throw refusalFailure(err, details);
-    if (err instanceof CassetteError) throw refusalFailure(new LlmCallError(LLM_ERROR.cassette, err.message), details);
-    if (err instanceof ProviderCallError) {
-      const ep = scripted ? undefined : safeEndpoint(deps, req.model);
-      throw providerFailure(err, { modelId: req.model, provider, baseUrl: ep?.baseUrl, apiKeyEnv: ep?.apiKeyEnv ?? null }, details);
-    }
-    throw err; // unexpected (store I/O, a bug): an ordinary retryable activity failure
+    throw decide(details(exchangeRef)) ?? err; // undefined: unexpected (store I/O, a bug), an ordinary retryable activity failure
   } finally {
     if (timer) clearInterval(timer);
   }
@@ -131,6 +156,8 @@ async function converse(
   spent: () => LlmUsage,
   beat: () => void,
   signal: AbortSignal | undefined,
+  state: ConverseState,
+  attemptEnd: number | undefined,
 ): Promise<Answer> {
   const llm = deps.config.llm;
   const schema = req.outputSchema !== undefined ? lookupSchema(req.outputSchema) : undefined;
@@ -145,9 +172,13 @@ async function converse(
   }
   // Provider-independent size of the conversation, grown with tool results and re-asks (budget estimate).
   let inputChars = messages.reduce((n, m) => n + m.text.length, 0) + (req.tools ? JSON.stringify(req.tools).length : 0);
-  const outputCap = req.maxOutputTokens ?? llm.outputTokensEstimate;
+  state.inputChars = inputChars;
+  // The cap sent with the next turn: the request's, raised after a cut-off answer (never re-sent under the same cap).
+  let cap = req.maxOutputTokens;
+  let outputCap = cap ?? llm.outputTokensEstimate;
   const info = modelInfo(llm.models, req.model);
   const guard = () => {
+    state.inputChars = inputChars;
     const refusal = budgetRefusal(req.budget, spent(), estimateCall(inputChars, outputCap), info, req.model);
     if (refusal) throw new LlmCallError(refusal.fatal ? LLM_ERROR.fatal : LLM_ERROR.budget, `budget exhausted at ${callKeyString(req.key)}: ${refusal.message}`);
   };
@@ -164,12 +195,36 @@ async function converse(
 
   let round = 0;
   let reasks = 0;
-  let purpose: 'answer' | 'tool-round' | 'reask' | 'final-without-tools' = 'answer';
+  let cutoffs = 0;
+  let purpose: HttpCallRecord['purpose'] = 'answer';
+  const who = `${req.model} (role ${req.key.role}, call ${callKeyString(req.key)})`;
   for (;;) {
     const toolsAllowed = !!req.tools?.length && round < llm.maxToolRounds;
-    if (req.tools?.length && !toolsAllowed) purpose = 'final-without-tools';
-    const turn = await rec.send(session, purpose, { toolChoice: toolsAllowed ? 'auto' : 'none', signal });
+    if (req.tools?.length && !toolsAllowed && purpose !== 'larger-cap') purpose = 'final-without-tools';
+    const turn = await rec.send(session, purpose, { toolChoice: toolsAllowed ? 'auto' : 'none', signal, maxOutputTokens: cap, timeoutMs: turnTimeout(deps, req.model, attemptEnd) });
     beat();
+
+    if (turn.refusal !== undefined) {
+      throw new LlmCallError(LLM_ERROR.refusal, `${who} refused: ${turn.refusal.length > 500 ? `${turn.refusal.slice(0, 500)}…` : turn.refusal}`);
+    }
+    if (turn.truncated && !session.scripted) {
+      const sent = cap ?? Math.max(turn.usage.outputTokens, 1);
+      const limit = info?.maxOutputTokens;
+      const why = `finish reason ${JSON.stringify(turn.finishReason ?? 'length')}`;
+      if (limit !== undefined && sent >= limit) {
+        throw new LlmCallError(LLM_ERROR.truncated, `${who}: answer cut off at ${sent} output tokens (${why}), the model's limit (llm.models maxOutputTokens): ask for a shorter answer or use a model with a larger output limit`);
+      }
+      if (cutoffs >= MAX_CUTOFF_REASKS) {
+        throw new LlmCallError(LLM_ERROR.truncated, `${who}: answer cut off at ${sent} output tokens (${why}) after ${cutoffs} larger cap(s): ask for a shorter answer, or set the model's maxOutputTokens in physvec.config.json (llm.models) if it allows more`);
+      }
+      cap = limit !== undefined ? Math.min(2 * sent, limit) : 2 * sent;
+      outputCap = cap;
+      cutoffs++;
+      rec.retried();
+      purpose = 'larger-cap';
+      guard();
+      continue;
+    }
 
     if (turn.toolCalls.length && toolsAllowed) {
       inputChars += await runTools(deps, req, session, turn, round, rec);
@@ -192,7 +247,7 @@ async function converse(
       throw new LlmCallError(LLM_ERROR.schema, `scripted model: the cassette answer for ${callKeyString(req.key)} does not fit outputSchema "${req.outputSchema}": ${check.error}`);
     }
     if (reasks >= llm.structuredRetries) {
-      throw new LlmCallError(LLM_ERROR.schema, `${req.model} gave no answer matching outputSchema "${req.outputSchema}" after ${reasks} re-ask(s): ${check.error}`);
+      throw new LlmCallError(LLM_ERROR.schema, `${who}: the answer did not match outputSchema "${req.outputSchema}" after ${reasks + 1} tries: ${check.error}`);
     }
     reasks++;
     rec.retried();
@@ -202,6 +257,16 @@ async function converse(
     purpose = 'reask';
     guard();
   }
+}
+
+/** This turn's HTTP timeout: the endpoint's, cut so it ends ATTEMPT_MARGIN_MS before the attempt's startToClose. */
+function turnTimeout(deps: LlmDeps, model: string, attemptEnd: number | undefined): number | undefined {
+  if (isScriptedModel(model)) return undefined;
+  const configured = safeEndpoint(deps, model)?.timeoutMs;
+  if (configured === undefined || attemptEnd === undefined) return configured;
+  const left = attemptEnd - Date.now() - ATTEMPT_MARGIN_MS;
+  // A deadline already past (a test's mock info) says nothing about this call.
+  return left > 0 ? Math.min(configured, Math.max(1000, left)) : configured;
 }
 
 function lookupSchema(name: string): z.ZodType {

@@ -4,7 +4,7 @@
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { ArtifactRef } from '../../schemas/artifact.js';
 import type { HttpCallRecord, LlmCallKey, LlmExchange, LlmUsage, ToolCallRecord } from '../../schemas/llm.js';
-import { addUsage, emptyUsage } from '../../lib/llm/accounting.js';
+import { addUsage, emptyUsage, estimatedPart } from '../../lib/llm/accounting.js';
 import type { AttemptRecord } from './attempt-ledger.js';
 import { ProviderCallError, type ChatSession, type Turn, type TurnOptions } from './session.js';
 
@@ -37,12 +37,17 @@ export class ExchangeRecorder {
     try {
       const turn = await session.send(opts);
       const latencyMs = Math.round(performance.now() - t0);
-      this.add(turn.usage, latencyMs);
-      this.calls.push({ purpose, startedAt, latencyMs, request: turn.request, response: turn.response, usage: turn.usage });
+      this.add(turn.usage, latencyMs, turn.usageEstimated === true);
+      this.calls.push({
+        purpose, startedAt, latencyMs, request: turn.request, response: turn.response, usage: turn.usage,
+        ...(turn.usageEstimated ? { usageEstimated: true as const } : {}),
+        ...(turn.finishReason !== undefined && turn.finishReason !== null ? { finishReason: String(turn.finishReason) } : {}),
+        ...(opts.maxOutputTokens !== undefined ? { maxOutputTokens: opts.maxOutputTokens } : {}),
+      });
       return turn;
     } catch (err) {
       const latencyMs = Math.round(performance.now() - t0);
-      this.add({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 }, latencyMs);
+      this.add({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 }, latencyMs, false);
       const e = err instanceof ProviderCallError ? err : undefined;
       this.calls.push({
         purpose,
@@ -56,8 +61,8 @@ export class ExchangeRecorder {
     }
   }
 
-  private add(u: { inputTokens: number; outputTokens: number; cachedInputTokens: number }, latencyMs: number): void {
-    Object.assign(this.usage, addUsage(this.usage, { ...emptyUsage(), ...u, latencyMs }));
+  private add(u: { inputTokens: number; outputTokens: number; cachedInputTokens: number }, latencyMs: number, estimated: boolean): void {
+    Object.assign(this.usage, addUsage(this.usage, { ...emptyUsage(), ...u, latencyMs, ...estimatedPart(estimated ? u.inputTokens + u.outputTokens : 0) }));
   }
 
   toolCall(record: ToolCallRecord, fullOutput: string): void {

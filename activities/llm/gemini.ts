@@ -2,7 +2,8 @@
 // retryOptions): Temporal decides about retries. The SDK's ApiError hides response headers, so the
 // observing fetch keeps the last response's headers for Retry-After.
 import { ApiError, FunctionCallingConfigMode, GoogleGenAI, type Content, type GenerateContentConfig, type GenerateContentResponse, type Part } from '@google/genai';
-import { observingFetch, type ResponseMeta } from './http-fetch.js';
+import { estimateTokens } from '../../lib/llm/accounting.js';
+import { isBodyTimeout, observingFetch, type ResponseMeta } from './http-fetch.js';
 import { answerJsonSchema } from './json-schema.js';
 import { retryAfterFromGoogleDetails, retryAfterFromHeaders } from './retry-after.js';
 import { ProviderCallError, type ChatSession, type SessionInit, type ToolCallRequest, type Turn, type TurnOptions } from './session.js';
@@ -18,13 +19,14 @@ export interface GeminiEndpoint {
 
 export function geminiSession(ep: GeminiEndpoint, init: SessionInit): ChatSession {
   let lastResponse: ResponseMeta | undefined;
+  let timeoutMs = ep.timeoutMs;
   const ai = new GoogleGenAI({
     apiKey: ep.apiKey,
     vertexai: false,
     httpOptions: {
       ...(ep.baseUrl ? { baseUrl: ep.baseUrl } : {}),
       timeout: ep.timeoutMs,
-      fetch: observingFetch((meta) => (lastResponse = meta)),
+      fetch: observingFetch((meta) => (lastResponse = meta), () => timeoutMs),
     },
   });
   const system = init.messages.filter((m) => m.role === 'system').map((m) => m.text).join('\n\n');
@@ -38,7 +40,8 @@ export function geminiSession(ep: GeminiEndpoint, init: SessionInit): ChatSessio
     const c: GenerateContentConfig = {};
     if (system) c.systemInstruction = system;
     if (init.temperature !== undefined && ep.supportsTemperature) c.temperature = init.temperature;
-    if (init.maxOutputTokens !== undefined) c.maxOutputTokens = init.maxOutputTokens;
+    const cap = opts.maxOutputTokens ?? init.maxOutputTokens;
+    if (cap !== undefined) c.maxOutputTokens = cap;
     if (init.tools?.length) {
       c.tools = [{ functionDeclarations: init.tools.map((t) => ({ name: t.name, description: t.description, parametersJsonSchema: t.parameters })) }];
       c.toolConfig = { functionCallingConfig: { mode: opts.toolChoice === 'none' ? FunctionCallingConfigMode.NONE : FunctionCallingConfigMode.AUTO } };
@@ -56,11 +59,12 @@ export function geminiSession(ep: GeminiEndpoint, init: SessionInit): ChatSessio
     async send(opts) {
       const request = { model: ep.model, contents: structuredClone(contents), config: config(opts) };
       lastResponse = undefined;
+      timeoutMs = opts.timeoutMs ?? ep.timeoutMs;
       let response: GenerateContentResponse;
       try {
-        response = await ai.models.generateContent({ ...request, config: { ...request.config, abortSignal: opts.signal } });
+        response = await ai.models.generateContent({ ...request, config: { ...request.config, abortSignal: opts.signal, httpOptions: { timeout: timeoutMs } } });
       } catch (err) {
-        throw normaliseError(err, request, lastResponse, opts.signal);
+        throw normaliseError(err, request, lastResponse, opts.signal, timeoutMs);
       }
       return toTurn(request, response, syntheticIds);
     },
@@ -81,7 +85,22 @@ export function geminiSession(ep: GeminiEndpoint, init: SessionInit): ChatSessio
   };
 }
 
-function toTurn(request: unknown, response: GenerateContentResponse, syntheticIds: Set<string>): Turn {
+/** Finish reasons that mean the model (or the provider's filter) declined to answer. */
+const REFUSAL_FINISH = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT']);
+
+function refusalOf(response: GenerateContentResponse, text: string): string | undefined {
+  const candidate = response.candidates?.[0];
+  const block = response.promptFeedback?.blockReason;
+  if (!candidate && block) {
+    return `the prompt was blocked (blockReason ${block})${response.promptFeedback?.blockReasonMessage ? `: ${response.promptFeedback.blockReasonMessage}` : ''}`;
+  }
+  const reason = candidate?.finishReason;
+  if (!reason || !REFUSAL_FINISH.has(reason)) return undefined;
+  const flagged = (candidate.safetyRatings ?? []).filter((r) => r.blocked || r.probability === 'HIGH').map((r) => r.category).filter(Boolean);
+  return `the answer was stopped (finishReason ${reason}${flagged.length ? `: ${flagged.join(', ')}` : ''})${candidate.finishMessage ? `: ${candidate.finishMessage}` : ''}${text ? `; it began: ${text.slice(0, 200)}` : ''}`;
+}
+
+function toTurn(request: { contents: Content[]; config: GenerateContentConfig }, response: GenerateContentResponse, syntheticIds: Set<string>): Turn {
   const candidate = response.candidates?.[0];
   const parts = candidate?.content?.parts ?? [];
   const text = parts.filter((p) => typeof p.text === 'string' && !p.thought).map((p) => p.text).join('');
@@ -96,39 +115,56 @@ function toTurn(request: unknown, response: GenerateContentResponse, syntheticId
     toolCalls.push({ id, name: p.functionCall.name ?? '', args: p.functionCall.args ?? {} });
   });
   const u = response.usageMetadata;
+  // No usageMetadata (or no prompt count, or no output count for a non-empty answer) must not make the call free: estimate it.
+  const produced = text.length > 0 || toolCalls.length > 0;
+  const hasUsage = typeof u?.promptTokenCount === 'number' && (typeof u.candidatesTokenCount === 'number' || !produced);
+  const usage = hasUsage
+    ? {
+        inputTokens: (u!.promptTokenCount ?? 0) + (u!.toolUsePromptTokenCount ?? 0),
+        // Thinking tokens are billed as output.
+        outputTokens: (u!.candidatesTokenCount ?? 0) + (u!.thoughtsTokenCount ?? 0),
+        cachedInputTokens: u!.cachedContentTokenCount ?? 0,
+      }
+    : {
+        inputTokens: estimateTokens(JSON.stringify(request.contents).length + JSON.stringify(request.config.systemInstruction ?? '').length + (request.config.tools ? JSON.stringify(request.config.tools).length : 0)),
+        outputTokens: estimateTokens(text.length + toolCalls.reduce((n, c) => n + c.name.length + JSON.stringify(c.args ?? {}).length, 0)),
+        cachedInputTokens: 0,
+      };
+  const refusal = refusalOf(response, text);
   return {
     text,
     toolCalls,
-    usage: {
-      inputTokens: (u?.promptTokenCount ?? 0) + (u?.toolUsePromptTokenCount ?? 0),
-      // Thinking tokens are billed as output.
-      outputTokens: (u?.candidatesTokenCount ?? 0) + (u?.thoughtsTokenCount ?? 0),
-      cachedInputTokens: u?.cachedContentTokenCount ?? 0,
-    },
+    usage,
+    ...(hasUsage ? {} : { usageEstimated: true as const }),
+    ...(refusal !== undefined ? { refusal } : {}),
+    ...(candidate?.finishReason === 'MAX_TOKENS' ? { truncated: true } : {}),
     request,
     response: JSON.parse(JSON.stringify({ ...response, sdkHttpResponse: undefined })),
     finishReason: candidate?.finishReason ?? response.promptFeedback?.blockReason,
   };
 }
 
-function normaliseError(err: unknown, request: unknown, last: ResponseMeta | undefined, signal: AbortSignal | undefined): ProviderCallError {
+function normaliseError(err: unknown, request: unknown, last: ResponseMeta | undefined, signal: AbortSignal | undefined, timeoutMs: number): ProviderCallError {
   if (err instanceof ApiError) {
     // The SDK puts the JSON error body in the message: {"error":{"code","message","status","details"}}.
     let message = err.message;
     let details: unknown;
+    let code: string | undefined;
     try {
-      const body = JSON.parse(err.message) as { error?: { message?: string; details?: unknown } };
+      const body = JSON.parse(err.message) as { error?: { message?: string; details?: unknown; status?: unknown } };
       message = body.error?.message ?? message;
       details = body.error?.details;
+      if (typeof body.error?.status === 'string') code = body.error.status;
     } catch {
       /* not JSON: keep the raw message */
     }
     const retryAfter = retryAfterFromHeaders(last?.status === err.status ? last.headers : undefined) ?? retryAfterFromGoogleDetails(details);
-    return new ProviderCallError('http', message, request, err.status, retryAfter, { cause: err });
+    return new ProviderCallError('http', message, request, err.status, retryAfter, { cause: err, code });
   }
   const e = err as Error;
   if (signal?.aborted) return new ProviderCallError('cancelled', 'the call was cancelled', request, undefined, undefined, { cause: err });
-  if (e?.name === 'AbortError' || e?.name === 'TimeoutError') return new ProviderCallError('timeout', e.message, request, undefined, undefined, { cause: err });
+  if (e?.name === 'AbortError' || e?.name === 'TimeoutError') return new ProviderCallError('timeout', `no response within ${timeoutMs} ms (${e.message})`, request, undefined, undefined, { cause: err });
+  if (isBodyTimeout(err)) return new ProviderCallError('timeout', `the response stopped mid-body for ${timeoutMs} ms`, request, undefined, undefined, { cause: err });
   const cause = (e?.cause as Error | undefined)?.message;
   return new ProviderCallError('connection', `${e?.message ?? String(err)}${cause ? ` (${cause})` : ''}`, request, undefined, undefined, { cause: err });
 }

@@ -4,7 +4,8 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ProviderConfig } from '../../schemas/config.js';
-import { observingFetch } from './http-fetch.js';
+import { estimateTokens } from '../../lib/llm/accounting.js';
+import { isBodyTimeout, observingFetch } from './http-fetch.js';
 import { answerJsonSchema, openAiJsonSchema } from './json-schema.js';
 import { retryAfterFromHeaders } from './retry-after.js';
 import { ProviderCallError, type ChatSession, type SessionInit, type ToolCallRequest, type Turn, type TurnOptions } from './session.js';
@@ -20,13 +21,14 @@ export interface OpenAiEndpoint {
 }
 
 export function openAiSession(ep: OpenAiEndpoint, init: SessionInit): ChatSession {
+  let timeoutMs = ep.timeoutMs;
   const client = new OpenAI({
     // Keyless local servers (vLLM, Ollama) still need a non-empty string for the SDK.
     apiKey: ep.apiKey ?? 'no-key-needed',
     baseURL: ep.baseUrl ?? null,
     maxRetries: 0,
     timeout: ep.timeoutMs,
-    fetch: observingFetch(() => {}),
+    fetch: observingFetch(() => {}, () => timeoutMs),
   });
   const messages: ChatCompletionMessageParam[] = init.messages.map((m) => ({ role: m.role, content: m.text }));
   if (init.structured && ep.config.structuredOutput === 'json_object') {
@@ -37,7 +39,8 @@ export function openAiSession(ep: OpenAiEndpoint, init: SessionInit): ChatSessio
   const body = (opts: TurnOptions): ChatCompletionCreateParamsNonStreaming => {
     const b: ChatCompletionCreateParamsNonStreaming = { model: ep.model, messages: [...messages] };
     if (init.temperature !== undefined && ep.supportsTemperature) b.temperature = init.temperature;
-    if (init.maxOutputTokens !== undefined) b[ep.config.maxTokensField] = init.maxOutputTokens;
+    const cap = opts.maxOutputTokens ?? init.maxOutputTokens;
+    if (cap !== undefined) b[ep.config.maxTokensField] = cap;
     if (init.tools?.length) {
       b.tools = init.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
       b.tool_choice = opts.toolChoice;
@@ -57,11 +60,12 @@ export function openAiSession(ep: OpenAiEndpoint, init: SessionInit): ChatSessio
     scripted: false,
     async send(opts) {
       const request = body(opts);
+      timeoutMs = opts.timeoutMs ?? ep.timeoutMs;
       let response: ChatCompletion;
       try {
-        response = await client.chat.completions.create(request, { signal: opts.signal });
+        response = await client.chat.completions.create(request, { signal: opts.signal, timeout: timeoutMs });
       } catch (err) {
-        throw normaliseError(err, request);
+        throw normaliseError(err, request, timeoutMs);
       }
       return toTurn(request, response);
     },
@@ -76,7 +80,7 @@ export function openAiSession(ep: OpenAiEndpoint, init: SessionInit): ChatSessio
   };
 }
 
-function toTurn(request: unknown, response: ChatCompletion): Turn {
+function toTurn(request: ChatCompletionCreateParamsNonStreaming, response: ChatCompletion): Turn {
   const choice = response.choices?.[0];
   if (!choice) throw new ProviderCallError('http', 'the response has no choices', request, 502);
   const msg = choice.message;
@@ -90,27 +94,43 @@ function toTurn(request: unknown, response: ChatCompletion): Turn {
     }
   }
   const u = response.usage;
+  const text = msg.content ?? '';
+  // A server that sends no usage (some OpenAI-compatible ones) must not make the call free: estimate it.
+  const hasUsage = typeof u?.prompt_tokens === 'number' && typeof u?.completion_tokens === 'number';
+  const usage = hasUsage
+    ? { inputTokens: u!.prompt_tokens, outputTokens: u!.completion_tokens, cachedInputTokens: u!.prompt_tokens_details?.cached_tokens ?? 0 }
+    : {
+        inputTokens: estimateTokens(JSON.stringify(request.messages).length + (request.tools ? JSON.stringify(request.tools).length : 0)),
+        outputTokens: estimateTokens(text.length + (msg.refusal?.length ?? 0) + (msg.tool_calls ?? []).reduce((n, tc) => n + JSON.stringify(tc).length, 0)),
+        cachedInputTokens: 0,
+      };
+  const refusal = msg.refusal
+    ? msg.refusal
+    : choice.finish_reason === 'content_filter'
+      ? `the provider's content filter stopped the answer (finish_reason "content_filter")${text ? `; it began: ${text.slice(0, 200)}` : ''}`
+      : undefined;
   return {
-    text: msg.content ?? msg.refusal ?? '',
+    text,
     toolCalls,
-    usage: {
-      inputTokens: u?.prompt_tokens ?? 0,
-      outputTokens: u?.completion_tokens ?? 0,
-      cachedInputTokens: u?.prompt_tokens_details?.cached_tokens ?? 0,
-    },
+    usage,
+    ...(hasUsage ? {} : { usageEstimated: true as const }),
+    ...(refusal !== undefined ? { refusal } : {}),
+    ...(choice.finish_reason === 'length' ? { truncated: true } : {}),
     request,
     response,
     finishReason: choice.finish_reason,
   };
 }
 
-function normaliseError(err: unknown, request: unknown): ProviderCallError {
+function normaliseError(err: unknown, request: unknown, timeoutMs: number): ProviderCallError {
   if (err instanceof APIUserAbortError) return new ProviderCallError('cancelled', 'the call was cancelled', request, undefined, undefined, { cause: err });
-  if (err instanceof APIConnectionTimeoutError) return new ProviderCallError('timeout', err.message, request, undefined, undefined, { cause: err });
+  if (err instanceof APIConnectionTimeoutError) return new ProviderCallError('timeout', `no response within ${timeoutMs} ms (${err.message})`, request, undefined, undefined, { cause: err });
+  if (isBodyTimeout(err)) return new ProviderCallError('timeout', `the response stopped mid-body for ${timeoutMs} ms`, request, undefined, undefined, { cause: err });
   if (err instanceof APIConnectionError) return new ProviderCallError('connection', `${err.message}${err.cause ? ` (${(err.cause as Error).message})` : ''}`, request, undefined, undefined, { cause: err });
   if (err instanceof APIError) {
-    const body = err.error as { message?: string } | undefined;
-    return new ProviderCallError('http', body?.message ?? err.message, request, err.status as number | undefined, retryAfterFromHeaders(err.headers as Headers | undefined), { cause: err });
+    const body = err.error as { message?: string; code?: unknown } | undefined;
+    const code = typeof err.code === 'string' ? err.code : typeof body?.code === 'string' ? body.code : undefined;
+    return new ProviderCallError('http', body?.message ?? err.message, request, err.status as number | undefined, retryAfterFromHeaders(err.headers as Headers | undefined), { cause: err, code });
   }
   return new ProviderCallError('connection', (err as Error)?.message ?? String(err), request, undefined, undefined, { cause: err });
 }

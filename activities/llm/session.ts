@@ -27,12 +27,22 @@ export interface Turn {
   request: unknown;
   response: unknown;
   finishReason?: string;
+  /** The response had no usage: `usage` is estimated from characters (lib/llm/accounting.ts estimateTokens). */
+  usageEstimated?: true;
+  /** The model declined to answer (OpenAI `refusal`, content filter; Gemini SAFETY and the like, a blocked prompt): what it said or why. */
+  refusal?: string;
+  /** The answer was cut off by the output cap (OpenAI finish_reason "length", Gemini MAX_TOKENS). */
+  truncated?: boolean;
 }
 
 export interface TurnOptions {
   /** Only meaningful when the session has tools: 'none' forces an answer after the last allowed round. */
   toolChoice: 'auto' | 'none';
   signal?: AbortSignal;
+  /** Output cap for this turn, replacing SessionInit.maxOutputTokens (a re-ask after a cut-off answer raises it). */
+  maxOutputTokens?: number;
+  /** Time to the first byte of the response (and the longest pause inside its body) for this turn; default the endpoint's timeout. */
+  timeoutMs?: number;
 }
 
 export interface StructuredOutput {
@@ -69,8 +79,11 @@ export class ProviderCallError extends Error {
     readonly request: unknown,
     readonly status?: number,
     readonly retryAfterMs?: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; code?: string },
   ) {
     super(message, options);
+    this.code = options?.code;
   }
+  /** The provider's own error code or status name, when it sent one (context_length_exceeded, INVALID_ARGUMENT…). */
+  readonly code?: string;
 }

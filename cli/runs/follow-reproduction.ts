@@ -2,6 +2,7 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { ReproductionResult } from '../../workflows/reproduction/index.js';
 import type { ReproductionProgress } from '../../workflows/reproduction/progress.js';
+import { estimatedNote } from '../../lib/llm/accounting.js';
 import { line } from '../output.js';
 import { liveSimulations } from './live-simulations.js';
 
@@ -10,7 +11,8 @@ export function progressLine(p: ReproductionProgress): string {
   if (p.rubric) parts.push(p.rubric.available ? `rubric ${p.rubric.gradeMean?.toFixed(2)}` : 'rubric n/a');
   if (p.assertions.length) parts.push(`assertions ${p.assertions.filter((a) => a.judge === 'correct').length}/${p.assertions.length}`);
   if (p.convergence.length) parts.push(`convergence ${p.convergence.map((c) => `${c.case}:${c.values.length}${c.converged ? '✓' : ''}`).join(',')}`);
-  parts.push(`${p.tokens.inputTokens}+${p.tokens.outputTokens} tokens $${p.tokens.costUsd.toFixed(4)}${p.scripted ? ' (scripted model)' : ''}`);
+  const est = p.tokens.estimatedTokens ? ` (${p.tokens.estimatedTokens} estimated)` : '';
+  parts.push(`${p.tokens.inputTokens}+${p.tokens.outputTokens} tokens${est} $${p.tokens.costUsd.toFixed(4)}${p.scripted ? ' (scripted model)' : ''}`);
   return parts.join(' | ');
 }
 
@@ -55,7 +57,7 @@ export async function followReproduction(handle: WorkflowHandle, opts: { quiet?:
 
 export function printResult(r: ReproductionResult): void {
   line(`result: ${r.status}${r.scripted ? ' (scripted model)' : ''}${r.message ? ` — ${r.message}` : ''}`);
-  line(`tokens: ${r.tokens.inputTokens} in, ${r.tokens.outputTokens} out, ${r.tokens.toolCalls} tool calls, $${r.tokens.costUsd.toFixed(4)}`);
+  line(`tokens: ${r.tokens.inputTokens} in, ${r.tokens.outputTokens} out, ${r.tokens.toolCalls} tool calls, $${r.tokens.costUsd.toFixed(4)}${estimatedNote(r.tokens)}`);
   if (r.report) {
     line(`report: ${r.report.htmlPath}`);
     line(`        ${r.report.jsonPath}`);

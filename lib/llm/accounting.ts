@@ -15,7 +15,23 @@ export function addUsage(a: LlmUsage, b: LlmUsage): LlmUsage {
     retries: a.retries + b.retries,
     toolCalls: a.toolCalls + b.toolCalls,
     latencyMs: a.latencyMs + b.latencyMs,
+    ...estimatedPart((a.estimatedTokens ?? 0) + (b.estimatedTokens ?? 0)),
   };
+}
+
+/** `{ estimatedTokens, estimated: true }` when some tokens are estimated, else nothing (older records stay as they were). */
+export function estimatedPart(estimatedTokens: number): { estimatedTokens?: number; estimated?: true } {
+  return estimatedTokens > 0 ? { estimatedTokens, estimated: true } : {};
+}
+
+/** Tokens of text whose provider reported no usage: ~4 characters per token (no tokenizer for every provider's models). */
+export function estimateTokens(chars: number): number {
+  return Math.ceil(chars / 4);
+}
+
+/** " (N of them estimated: the provider reported no usage)" when some tokens of `u` are estimated, else "". */
+export function estimatedNote(u: { estimatedTokens?: number }): string {
+  return u.estimatedTokens ? ` (${u.estimatedTokens} of them estimated from text length: the provider reported no usage)` : '';
 }
 
 /** Billed tokens: input (cached included) plus output. What a token budget counts. */

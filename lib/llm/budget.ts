@@ -12,6 +12,7 @@ export function remainingBudget(limit: BudgetLimit, ledger: LlmLedger): LlmBudge
   const out: LlmBudget = {};
   if (limit.maxTokens != null) out.remainingTokens = limit.maxTokens - totalTokens(ledger.total);
   if (limit.maxUsd != null) out.remainingUsd = limit.maxUsd - ledger.total.costUsd;
+  if (Object.keys(out).length && ledger.total.estimatedTokens) out.estimatedTokens = ledger.total.estimatedTokens;
   return Object.keys(out).length ? out : undefined;
 }
 

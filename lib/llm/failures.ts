@@ -13,7 +13,16 @@ export const LLM_ERROR = {
   cassette: 'CassetteMismatchError',
   /** 429/5xx/timeout/connection: retried by Temporal's retry policy (honouring Retry-After). */
   transient: 'LlmTransientError',
+  /** A transient fault that outlived the call's retry deadline (LLM_ACTIVITY.scheduleToCloseTimeout). Non-retryable. */
+  unavailable: 'LlmUnavailableError',
+  /** The model declined to answer (OpenAI refusal / content filter, Gemini SAFETY etc., a blocked prompt). Non-retryable. */
+  refusal: 'LlmRefusalError',
+  /** The answer was still cut off by the output cap at the model's limit (or after the last larger cap). Non-retryable. */
+  truncated: 'LlmTruncatedError',
 } as const;
+
+/** Failures that say what the model did (not the user's input, not the provider's availability): a run that ends in one exits 1. */
+export const MODEL_FAULT_TYPES: readonly string[] = [LLM_ERROR.schema, LLM_ERROR.refusal, LLM_ERROR.truncated];
 interface FailureLike {
   type?: unknown;
   details?: unknown;

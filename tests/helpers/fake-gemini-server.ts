@@ -9,22 +9,44 @@ export interface GeminiUsage {
   thoughts?: number;
 }
 
-export function geminiReply(opts: { text?: string; functionCalls?: Array<{ name: string; args: unknown; id?: string }>; usage: GeminiUsage; finishReason?: string }): FakeReply {
+/** `usage: null` sends no usageMetadata; `safetyRatings` go on the candidate (with finishReason SAFETY for a stopped answer). */
+export function geminiReply(opts: {
+  text?: string;
+  functionCalls?: Array<{ name: string; args: unknown; id?: string }>;
+  usage: GeminiUsage | null;
+  finishReason?: string;
+  safetyRatings?: Array<{ category: string; probability: string; blocked?: boolean }>;
+}): FakeReply {
   const parts: unknown[] = [];
   if (opts.text !== undefined) parts.push({ text: opts.text });
   for (const c of opts.functionCalls ?? []) parts.push({ functionCall: { name: c.name, args: c.args, ...(c.id ? { id: c.id } : {}) } });
   return {
     body: {
-      candidates: [{ content: { role: 'model', parts }, finishReason: opts.finishReason ?? 'STOP', index: 0 }],
-      usageMetadata: {
-        promptTokenCount: opts.usage.prompt,
-        candidatesTokenCount: opts.usage.candidates,
-        totalTokenCount: opts.usage.prompt + opts.usage.candidates + (opts.usage.thoughts ?? 0),
-        ...(opts.usage.cached ? { cachedContentTokenCount: opts.usage.cached } : {}),
-        ...(opts.usage.thoughts ? { thoughtsTokenCount: opts.usage.thoughts } : {}),
-      },
+      candidates: [{ content: { role: 'model', parts }, finishReason: opts.finishReason ?? 'STOP', index: 0, ...(opts.safetyRatings ? { safetyRatings: opts.safetyRatings } : {}) }],
+      ...(opts.usage
+        ? {
+            usageMetadata: {
+              promptTokenCount: opts.usage.prompt,
+              candidatesTokenCount: opts.usage.candidates,
+              totalTokenCount: opts.usage.prompt + opts.usage.candidates + (opts.usage.thoughts ?? 0),
+              ...(opts.usage.cached ? { cachedContentTokenCount: opts.usage.cached } : {}),
+              ...(opts.usage.thoughts ? { thoughtsTokenCount: opts.usage.thoughts } : {}),
+            },
+          }
+        : {}),
       modelVersion: 'fake-gemini',
       responseId: `resp-${Math.random().toString(36).slice(2)}`,
+    },
+  };
+}
+
+/** A prompt the API blocked before answering: no candidates, promptFeedback.blockReason. */
+export function geminiBlockedPrompt(blockReason: string, promptTokens = 12): FakeReply {
+  return {
+    body: {
+      promptFeedback: { blockReason, safetyRatings: [{ category: 'HARM_CATEGORY_DANGEROUS_CONTENT', probability: 'HIGH', blocked: true }] },
+      usageMetadata: { promptTokenCount: promptTokens, totalTokenCount: promptTokens },
+      modelVersion: 'fake-gemini',
     },
   };
 }

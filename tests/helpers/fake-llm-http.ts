@@ -1,5 +1,8 @@
 // A loopback HTTP server that answers from a queue of scripted replies and records every request:
-// the common part of the fake OpenAI and Gemini servers. Port 0, 127.0.0.1 only.
+// the common part of the fake OpenAI and Gemini servers. Port 0, 127.0.0.1 only. Faults a real
+// provider produces can be injected: a status with headers (429 + Retry-After, 5xx), a late first
+// byte (delayMs), a body that stops half-way (stallBodyMs), a connection reset (reset), and a fault
+// that answers every request for a while (fault(), e.g. a 50 s outage) ahead of the queue.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -18,7 +21,14 @@ export interface FakeReply {
   body: unknown;
   /** Wait this long before answering (to provoke client timeouts). */
   delayMs?: number;
+  /** Send the headers and half the body, then pause this long before the rest (a provider that hangs mid-response). */
+  stallBodyMs?: number;
+  /** Drop the connection without answering (ECONNRESET on the client). */
+  reset?: boolean;
 }
+
+/** Answers ahead of the queue while it returns a reply; undefined lets the request through to the queue. */
+export type FaultInjector = (req: ReceivedRequest) => FakeReply | undefined;
 
 export type ReplySource = FakeReply | ((req: ReceivedRequest) => FakeReply);
 
@@ -34,11 +44,13 @@ export interface FakeServerSpec {
 export class FakeLlmServer {
   readonly requests: ReceivedRequest[] = [];
   private readonly queue: ReplySource[] = [];
+  private injector: FaultInjector | undefined;
   private constructor(private readonly server: http.Server, readonly origin: string) {}
 
   static async start(spec: FakeServerSpec): Promise<FakeLlmServer> {
     const server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
+      req.on('error', () => {});
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
@@ -52,10 +64,22 @@ export class FakeLlmServer {
         self.requests.push(received);
         let reply: FakeReply;
         if (!spec.routes(received.path)) reply = { status: 404, body: { error: { message: `fake server: no route ${received.path}` } } };
-        else reply = spec.authorise(received) ?? self.next(received) ?? spec.exhausted(received);
+        else reply = spec.authorise(received) ?? self.injector?.(received) ?? self.next(received) ?? spec.exhausted(received);
         const send = () => {
-          res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-          res.end(JSON.stringify(reply.body));
+          if (reply.reset) {
+            req.socket.destroy();
+            return;
+          }
+          const text = JSON.stringify(reply.body);
+          res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...reply.headers });
+          if (!reply.stallBodyMs) {
+            res.end(text);
+            return;
+          }
+          const half = Math.floor(text.length / 2);
+          res.write(text.slice(0, half));
+          const timer = setTimeout(() => res.end(text.slice(half)), reply.stallBodyMs);
+          res.on('close', () => clearTimeout(timer));
         };
         if (reply.delayMs) setTimeout(send, reply.delayMs);
         else send();
@@ -79,10 +103,22 @@ export class FakeLlmServer {
     return this;
   }
 
-  /** Forget scripted replies and recorded requests (between subtests sharing one server). */
+  /** Answer ahead of the queue with `injector` (until `clearFault()`, or for as long as it returns a reply). */
+  fault(injector: FaultInjector): this {
+    this.injector = injector;
+    return this;
+  }
+
+  clearFault(): this {
+    this.injector = undefined;
+    return this;
+  }
+
+  /** Forget scripted replies, injected faults and recorded requests (between subtests sharing one server). */
   reset(): this {
     this.queue.length = 0;
     this.requests.length = 0;
+    this.injector = undefined;
     return this;
   }
 

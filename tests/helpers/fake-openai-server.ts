@@ -9,7 +9,8 @@ export interface OpenAiUsage {
 
 let ids = 0;
 
-export function chatReply(opts: { content?: string | null; toolCalls?: Array<{ name: string; args: unknown; id?: string }>; usage: OpenAiUsage; model?: string; finishReason?: string }): FakeReply {
+/** `usage: null` sends a response without `usage` (as some OpenAI-compatible servers do); `refusal` is the model's refusal text. */
+export function chatReply(opts: { content?: string | null; toolCalls?: Array<{ name: string; args: unknown; id?: string }>; usage: OpenAiUsage | null; model?: string; finishReason?: string; refusal?: string }): FakeReply {
   const toolCalls = opts.toolCalls?.map((c) => ({ id: c.id ?? `call_${++ids}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } }));
   return {
     body: {
@@ -20,23 +21,37 @@ export function chatReply(opts: { content?: string | null; toolCalls?: Array<{ n
       choices: [
         {
           index: 0,
-          message: { role: 'assistant', content: opts.content ?? null, refusal: null, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+          message: { role: 'assistant', content: opts.content ?? null, refusal: opts.refusal ?? null, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
           finish_reason: opts.finishReason ?? (toolCalls ? 'tool_calls' : 'stop'),
           logprobs: null,
         },
       ],
-      usage: {
-        prompt_tokens: opts.usage.prompt,
-        completion_tokens: opts.usage.completion,
-        total_tokens: opts.usage.prompt + opts.usage.completion,
-        prompt_tokens_details: { cached_tokens: opts.usage.cached ?? 0 },
-      },
+      ...(opts.usage
+        ? {
+            usage: {
+              prompt_tokens: opts.usage.prompt,
+              completion_tokens: opts.usage.completion,
+              total_tokens: opts.usage.prompt + opts.usage.completion,
+              prompt_tokens_details: { cached_tokens: opts.usage.cached ?? 0 },
+            },
+          }
+        : {}),
     },
   };
 }
 
-export function openAiError(status: number, message: string, headers?: Record<string, string>): FakeReply {
-  return { status, headers, body: { error: { message, type: status === 429 ? 'rate_limit_exceeded' : 'invalid_request_error', param: null, code: null } } };
+export function openAiError(status: number, message: string, headers?: Record<string, string>, code: string | null = null): FakeReply {
+  return { status, headers, body: { error: { message, type: status === 429 ? 'rate_limit_exceeded' : 'invalid_request_error', param: null, code } } };
+}
+
+/** OpenAI's 400 for a prompt longer than the model's window. */
+export function openAiContextLength(tokens: number, window = 128000): FakeReply {
+  return openAiError(
+    400,
+    `This model's maximum context length is ${window} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`,
+    undefined,
+    'context_length_exceeded',
+  );
 }
 
 /** `baseUrl` is what goes into the SDK's baseURL (…/v1). With `apiKey` set, other keys get a 401. */

@@ -1,0 +1,86 @@
+// Drill (slow tier): a provider that answers every request with 503 for 50 s, then recovers. One
+// callLlm per provider (OpenAI and Gemini wire formats, the real SDKs) runs under the production
+// LLM_ACTIVITY options (temporal-config/timeouts.ts) on a real Temporal dev server, and must complete
+// with the answer given after the outage: Temporal's retries (unlimited attempts, backoff capped at
+// 60 s, within the call's 30 min deadline) outlast it. Under the earlier policy (8 attempts, at most
+// 10 s apart) the 8th attempt failed ~45 s in and the run ended in error. Prints each provider's
+// attempt table for the closing note. Takes ~65 s.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import type { Client } from '@temporalio/client';
+import { testClient, withWorker, uniqueQueue } from '../helpers/temporal.js';
+import { startFakeOpenAI, chatReply, openAiError } from '../helpers/fake-openai-server.js';
+import { startFakeGemini, geminiReply, geminiError } from '../helpers/fake-gemini-server.js';
+import type { FakeLlmServer } from '../helpers/fake-llm-http.js';
+import { createLlmActivities } from '../../activities/llm/index.js';
+import { repoRoot } from '../../lib/paths.js';
+import type { LlmExchange, LlmResult } from '../../schemas/llm.js';
+import { GEMINI_KEY, OPENAI_KEY, request, tempStore, testConfig, testEnv } from './support.js';
+
+const OUTAGE_MS = 50_000;
+const workflowsPath = path.join(repoRoot, 'tests', 'fixtures', 'workflows', 'llm-workflows.ts');
+
+let openai: Awaited<ReturnType<typeof startFakeOpenAI>>;
+let gemini: Awaited<ReturnType<typeof startFakeGemini>>;
+let client: Client;
+let closeConnection: () => Promise<void>;
+
+before(async () => {
+  openai = await startFakeOpenAI({ apiKey: OPENAI_KEY });
+  gemini = await startFakeGemini({ apiKey: GEMINI_KEY });
+  const c = await testClient();
+  client = c.client;
+  closeConnection = () => c.connection.close();
+});
+after(async () => {
+  await openai.close();
+  await gemini.close();
+  await closeConnection();
+});
+
+/** 503 for every request until `until`, then the queue (one good answer). */
+function outage(server: FakeLlmServer, until: number, unavailable: () => ReturnType<typeof openAiError>): void {
+  server.fault(() => (Date.now() < until ? unavailable() : undefined));
+}
+
+test(`a ${OUTAGE_MS / 1000} s provider outage (503 on every request) does not fail the call: it completes under the production retry policy`, { timeout: 150_000 }, async () => {
+  const store = tempStore();
+  const config = testConfig({ openai: openai.baseUrl, gemini: gemini.baseUrl });
+  const taskQueue = uniqueQueue('llm-outage');
+  const activities = createLlmActivities({ store, config, env: testEnv });
+
+  await withWorker({ taskQueue, workflowsPath, activities }, async () => {
+    const start = Date.now();
+    outage(openai, start + OUTAGE_MS, () => openAiError(503, 'The server is overloaded or not ready yet.'));
+    outage(gemini, start + OUTAGE_MS, () => geminiError(503, 'The model is overloaded. Please try again later.'));
+    openai.enqueue(chatReply({ content: 'back', usage: { prompt: 21, completion: 2 } }));
+    gemini.enqueue(geminiReply({ text: 'back', usage: { prompt: 19, candidates: 1 } }));
+    const run = (model: string) =>
+      client.workflow.execute<(r: unknown) => Promise<LlmResult>>('productionLlmCall', { taskQueue, workflowId: `outage-${uniqueQueue(model.split(':')[0])}`, args: [request(model)] });
+    const [o, g] = await Promise.all([run('openai:fake-gpt'), run('gemini:fake-gemini')]);
+    const tookMs = Date.now() - start;
+
+    for (const [name, r, server] of [['openai', o, openai], ['gemini', g, gemini]] as const) {
+      const offsets = server.requests.map((q) => ((q.at - start) / 1000).toFixed(1));
+      console.log(`# ${name}: ${server.requests.length} requests at ${offsets.join(', ')} s; answer at attempt ${r.attempt}; usage ${r.usage.inputTokens}+${r.usage.outputTokens} tokens, ${r.usage.calls} calls, ${r.usage.retries} retries`);
+      assert.equal(r.text, 'back');
+      assert.equal(r.attempt, server.requests.length, 'one HTTP call per attempt');
+      assert.ok(r.attempt >= 6, `${name}: ${r.attempt} attempts cannot have spanned a ${OUTAGE_MS} ms outage`);
+      assert.ok(server.requests.at(-2)!.at - start < OUTAGE_MS, `${name}: the second-to-last attempt fell inside the outage`);
+      assert.ok(server.requests.at(-1)!.at - start >= OUTAGE_MS, `${name}: the answering attempt came after the outage`);
+      // Gaps follow the policy: doubling from 1 s, never above 60 s (plus dispatch time).
+      const gaps = server.requests.slice(1).map((q, i) => q.at - server.requests[i]!.at);
+      assert.ok(gaps.every((gap) => gap < 62_000), `${name}: gaps ${gaps.join(', ')} ms`);
+      assert.deepEqual([r.usage.calls, r.usage.retries], [r.attempt, r.attempt - 1]);
+      // The attempt before the answer said, truthfully, that it would be retried and when.
+      const exchange = await store.getJson<LlmExchange>(r.exchangeRef);
+      const last = exchange.priorAttempts.at(-1)!;
+      const failed = await store.getJson<LlmExchange>(last.exchangeRef!);
+      assert.equal(failed.error?.type, 'LlmTransientError');
+      assert.match(failed.error!.message, /HTTP 503.*retrying in \d+(\.\d)?s \(attempt \d+ next/);
+    }
+    console.log(`# both calls completed ${(tookMs / 1000).toFixed(1)} s after the outage began (outage ${OUTAGE_MS / 1000} s)`);
+    assert.ok(tookMs < 125_000, `took ${tookMs} ms`);
+  });
+});
