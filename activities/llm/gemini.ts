@@ -1,7 +1,7 @@
 // generateContent over the official `@google/genai` SDK (Gemini API). SDK retries stay off (no
 // retryOptions): Temporal decides about retries. The SDK's ApiError hides response headers, so the
 // observing fetch keeps the last response's headers for Retry-After.
-import { ApiError, FunctionCallingConfigMode, GoogleGenAI, type Content, type GenerateContentConfig, type GenerateContentResponse, type Part } from '@google/genai';
+import { ApiError, FinishReason, FunctionCallingConfigMode, GoogleGenAI, HarmProbability, type Content, type GenerateContentConfig, type GenerateContentResponse, type Part } from '@google/genai';
 import { estimateTokens } from '../../lib/llm/accounting.js';
 import { isBodyTimeout, observingFetch, type ResponseMeta } from './http-fetch.js';
 import { answerJsonSchema } from './json-schema.js';
@@ -86,7 +86,15 @@ export function geminiSession(ep: GeminiEndpoint, init: SessionInit): ChatSessio
 }
 
 /** Finish reasons that mean the model (or the provider's filter) declined to answer. */
-const REFUSAL_FINISH = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT']);
+const REFUSAL_FINISH = new Set<FinishReason>([
+  FinishReason.SAFETY,
+  FinishReason.RECITATION,
+  FinishReason.BLOCKLIST,
+  FinishReason.PROHIBITED_CONTENT,
+  FinishReason.SPII,
+  FinishReason.IMAGE_SAFETY,
+  FinishReason.IMAGE_PROHIBITED_CONTENT,
+]);
 
 function refusalOf(response: GenerateContentResponse, text: string): string | undefined {
   const candidate = response.candidates?.[0];
@@ -96,7 +104,7 @@ function refusalOf(response: GenerateContentResponse, text: string): string | un
   }
   const reason = candidate?.finishReason;
   if (!reason || !REFUSAL_FINISH.has(reason)) return undefined;
-  const flagged = (candidate.safetyRatings ?? []).filter((r) => r.blocked || r.probability === 'HIGH').map((r) => r.category).filter(Boolean);
+  const flagged = (candidate.safetyRatings ?? []).filter((r) => r.blocked || r.probability === HarmProbability.HIGH).map((r) => r.category).filter(Boolean);
   return `the answer was stopped (finishReason ${reason}${flagged.length ? `: ${flagged.join(', ')}` : ''})${candidate.finishMessage ? `: ${candidate.finishMessage}` : ''}${text ? `; it began: ${text.slice(0, 200)}` : ''}`;
 }
 
@@ -137,7 +145,7 @@ function toTurn(request: { contents: Content[]; config: GenerateContentConfig },
     usage,
     ...(hasUsage ? {} : { usageEstimated: true as const }),
     ...(refusal !== undefined ? { refusal } : {}),
-    ...(candidate?.finishReason === 'MAX_TOKENS' ? { truncated: true } : {}),
+    ...(candidate?.finishReason === FinishReason.MAX_TOKENS ? { truncated: true } : {}),
     request,
     response: JSON.parse(JSON.stringify({ ...response, sdkHttpResponse: undefined })),
     finishReason: candidate?.finishReason ?? response.promptFeedback?.blockReason,

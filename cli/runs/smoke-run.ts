@@ -9,7 +9,7 @@ import { badInputFromZod, BadInputError } from '../../lib/errors.js';
 import { taskQueues } from '../../lib/temporal/task-queues.js';
 import { queuedRunAttributes } from './queued-attributes.js';
 import { artifactStore } from '../../lib/artifacts/store.js';
-import type { smokeReproduction, SmokeResult } from '../../workflows/smoke.js';
+import type { smokeReproduction } from '../../workflows/smoke.js';
 
 export const SmokeTask = z.object({
   id: z.string().optional(),

@@ -1,6 +1,6 @@
 // Querying the knowledge base: load once per process (re-read only when a new build replaces it),
 // rank with BM25, keep one hit per symbol, and cut a snippet around the words asked about.
-import { RetrieveArgs, type KbChunk, type KbHit, type RetrieveArgsInput } from '../../schemas/kb.js';
+import { RetrieveArgs, type KbChunk, type KbHit } from '../../schemas/kb.js';
 import { badInputFromZod } from '../errors.js';
 import { buildKbInChild } from './build-in-child.js';
 import { searchPlan, type SearchTuning } from './index-options.js';

@@ -21,8 +21,6 @@ export const LLM_ERROR = {
   truncated: 'LlmTruncatedError',
 } as const;
 
-/** Failures that say what the model did (not the user's input, not the provider's availability): a run that ends in one exits 1. */
-export const MODEL_FAULT_TYPES: readonly string[] = [LLM_ERROR.schema, LLM_ERROR.refusal, LLM_ERROR.truncated];
 interface FailureLike {
   type?: unknown;
   details?: unknown;

@@ -40,8 +40,6 @@ export interface Analysis {
 }
 
 type Place = 'production' | 'test' | 'other';
-/** The place an entry file's exports are used from: the Temporal worker, by name. */
-const ENTRY = '<entry>';
 
 export function loadProgram(root: string, extraFiles: Record<string, string> = {}, oldProgram?: ts.Program): ts.Program {
   const configPath = path.join(root, 'tsconfig.json');

@@ -6,7 +6,7 @@ import { flattenRubric } from '../../lib/rubrics/flatten.js';
 import { gradeRubric, type Judge } from '../../lib/rubrics/grade.js';
 import { normCheck } from '../../lib/rubrics/norm-check.js';
 import { RubricTree } from '../../schemas/rubric.js';
-import { DATASET, RUBRIC_7_2, datasetMissing, readJson } from './dataset-fixture.js';
+import { DATASET, datasetMissing, readJson } from './dataset-fixture.js';
 
 const leaf = (issue: string, weight: number) => ({ issue, weight, children: { judge: 'TBD' as const, support: 'TBD' } });
 const cat = (id: string, weight: number, ...children: unknown[]) => ({ id, statement: `about ${id}`, weight, children });

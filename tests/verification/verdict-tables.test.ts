@@ -154,7 +154,7 @@ test('rubric grade, failed issues and NormCheck', () => {
     ['all missed', [0.5, 0.5], [0, 0], 0, [1, 2]],
     ['empty rubric grades 0 with nothing failed', [], [], 0, []],
   ];
-  for (const [name, w, judges, grade, failed] of rows) {
+  for (const [name, w, judges, grade] of rows) {
     assert.ok(Math.abs(gradeRubric(leaves(...w), judges) - grade) < 1e-12, name);
   }
   assert.throws(() => gradeRubric(leaves(0.5, 0.5), [1]), /1 judges for 2 rubric leaves/, 'one judge per leaf');
