@@ -9,35 +9,28 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { WorkflowFailedError, ActivityFailure, ApplicationFailure } from '@temporalio/client';
 import type { Client } from '@temporalio/client';
-import { testClient, withWorker, uniqueQueue } from '../helpers/temporal.js';
-import { startFakeOpenAI, chatReply, openAiError } from '../helpers/fake-openai-server.js';
-import { startFakeGemini, geminiReply, geminiError } from '../helpers/fake-gemini-server.js';
+import { withWorker, uniqueQueue } from '../helpers/temporal.js';
+import { startFakesOnTemporal, type FakesOnTemporal } from './fakes-on-temporal.js';
+import { chatReply, openAiError } from '../helpers/fake-openai-server.js';
+import { geminiReply, geminiError } from '../helpers/fake-gemini-server.js';
 import { createLlmActivities } from '../../activities/llm/index.js';
 import { exportCassette } from '../../cli/cassettes/export.js';
 import { register as registerCassette } from '../../cli/commands/cassette.js';
 import { repoRoot } from '../../lib/paths.js';
 import type { LlmExchange, LlmResult } from '../../schemas/llm.js';
 import type { BudgetLoopOutput } from '../fixtures/workflows/llm-workflows.js';
-import { GEMINI_KEY, OPENAI_KEY, request, retrieveSpec, retrieveTool, tempStore, testConfig, testEnv } from './support.js';
+import { request, retrieveSpec, retrieveTool, tempStore, testConfig, testEnv } from './support.js';
 
 const workflowsPath = path.join(repoRoot, 'tests', 'fixtures', 'workflows', 'llm-workflows.ts');
-let openai: Awaited<ReturnType<typeof startFakeOpenAI>>;
-let gemini: Awaited<ReturnType<typeof startFakeGemini>>;
+let fakes: FakesOnTemporal;
+let openai: FakesOnTemporal['openai'];
+let gemini: FakesOnTemporal['gemini'];
 let client: Client;
-let closeConnection: () => Promise<void>;
-
 before(async () => {
-  openai = await startFakeOpenAI({ apiKey: OPENAI_KEY });
-  gemini = await startFakeGemini({ apiKey: GEMINI_KEY });
-  const c = await testClient();
-  client = c.client;
-  closeConnection = () => c.connection.close();
+  fakes = await startFakesOnTemporal();
+  ({ openai, gemini, client } = fakes);
 });
-after(async () => {
-  await openai.close();
-  await gemini.close();
-  await closeConnection();
-});
+after(() => fakes.close());
 
 test('callLlm under Temporal', { timeout: 180_000 }, async (t) => {
   const store = tempStore();

@@ -16,7 +16,8 @@
 // The fixed cost of a resume is the 20 s heartbeat timeout, a retry back-off of ~1 s, a worker start
 // (restart mode) and a cold interpreter (NetKet: JIT again), ~30-45 s here; so the uninterrupted runs
 // are sized to ~4 min on an idle 2-core host. PHYSVEC_RESUME_DRILL_SCALE (default 1) scales the work
-// (e.g. 0.25 for a quick check of the logic); PHYSVEC_RESUME_DRILL_ONLY=dmrg|vmc runs one of the two.
+// (e.g. 0.25 for a quick check of the logic). The two drills are two files of the drill tier
+// (dmrg-resume.drill.test.ts, vmc-resume.drill.test.ts), which the runner runs side by side.
 // Both attempts start cold (PHYSVEC_SANDBOX_WARM=0), so the uninterrupted and the resumed attempt pay
 // the same interpreter start.
 import assert from 'node:assert/strict';
@@ -189,17 +190,10 @@ function workerDirs(root: string, name: string, sharedArtifacts: string): Record
   return { PHYSVEC_STATE_DIR: path.join(root, name), PHYSVEC_ARTIFACTS_DIR: sharedArtifacts, PHYSVEC_SANDBOX_WARM: '0' };
 }
 
-const ONLY = process.env.PHYSVEC_RESUME_DRILL_ONLY;
 const STRICT = process.env.PHYSVEC_RESUME_DRILL_STRICT === '1';
-// The drills take ~22 min of the suite by design (simulations long enough to be killed at ~70 %);
-// PHYSVEC_RESUME_DRILLS=0 leaves them out of a quick local run, and the skip says so. The checkpoint
-// restore on a retried attempt is also covered fast by tests/sandbox/run-state.test.ts.
-const OFF = process.env.PHYSVEC_RESUME_DRILLS === '0' && ONLY === undefined;
-const NOT_REQUESTED = 'PHYSVEC_RESUME_DRILLS=0: the resume drills (~22 min) were left out of this run';
-
 /** The drill of one simulation kind; each runs in a drill file of its own, so the two run side by side. */
 export function resumeDrill(kind: 'dmrg' | 'vmc'): void {
-describe(`a long ${kind === 'dmrg' ? 'DMRG' : 'VMC'} simulation resumes from its checkpoint on another worker`, { concurrency: false, skip: OFF ? NOT_REQUESTED : false }, () => {
+describe(`a long ${kind === 'dmrg' ? 'DMRG' : 'VMC'} simulation resumes from its checkpoint on another worker`, { concurrency: false }, () => {
   let client: Client;
   let connection: Connection;
   let orchestration: SpawnedWorker;
@@ -336,13 +330,12 @@ describe(`a long ${kind === 'dmrg' ? 'DMRG' : 'VMC'} simulation resumes from its
     }
   }
 
-  const skip = (name: string) => (ONLY && ONLY !== name ? `PHYSVEC_RESUME_DRILL_ONLY=${ONLY}` : false);
-  if (kind === 'dmrg') test('DMRG (TeNPy): killed at ~70 % and resumed from its checkpoint, by a restarted worker and by a second worker sharing the artifact store', { timeout: 3_600_000, skip: skip('dmrg') }, async () => {
+  if (kind === 'dmrg') test('DMRG (TeNPy): killed at ~70 % and resumed from its checkpoint, by a restarted worker and by a second worker sharing the artifact store', { timeout: 3_600_000 }, async () => {
     const base = await uninterrupted(DMRG);
     await interrupted(DMRG, base, 'restart');
     await interrupted(DMRG, base, 'two-workers');
   });
-  if (kind === 'vmc') test('NetKet VMC: worker killed at ~70 %, a new worker resumes from the checkpoint', { timeout: 3_600_000, skip: skip('vmc') }, async () => {
+  if (kind === 'vmc') test('NetKet VMC: worker killed at ~70 %, a new worker resumes from the checkpoint', { timeout: 3_600_000 }, async () => {
     await interrupted(VMC, await uninterrupted(VMC), 'restart');
   });
 });
