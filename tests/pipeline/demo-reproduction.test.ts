@@ -4,12 +4,12 @@
 // the final numbers match exact references, and the HTML report renders in headless Chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { NativeConnection } from '@temporalio/worker';
 import { ensureServer, testClient, workflowBundle } from '../helpers/temporal.js';
 import { chromiumAvailable, launchChromium } from '../helpers/browser.js';
+import { recordHistoryIfAsked } from '../helpers/histories.js';
 import { createWorkers } from '../../workers/create-workers.js';
 import { startReproduction } from '../../cli/runs/reproduction-run.js';
 import { DEMO_TASK, DEMO_MODEL } from '../../cli/commands/demo.js';
@@ -70,12 +70,8 @@ test('the demo reproduction finds and repairs all three faults and converges', {
     assert.ok(numeric.length >= 4, 'several exact references were compared by code');
     assert.ok(report.finalRun.files.some((f: { path: string }) => f.path === 'figure.png'));
 
-    // Keep the history for the replay test (committed under tests/fixtures/histories when refreshed).
-    if (process.env.PHYSVEC_RECORD_HISTORY) {
-      const history = await started.handle.fetchHistory();
-      mkdirSync(path.join(repoRoot, 'tests/fixtures/histories'), { recursive: true });
-      writeFileSync(path.join(repoRoot, 'tests/fixtures/histories/demo-reproduction.json'), historyToJSON(history));
-    }
+    // PHYSVEC_RECORD_HISTORY=1 keeps the history as this build's replay fixture (tests/helpers/histories.ts).
+    if (process.env.PHYSVEC_RECORD_HISTORY) recordHistoryIfAsked('demo-reproduction', await started.handle.fetchHistory());
 
     await t.test('the HTML report renders with its verdict table and figure', async (st) => {
       if (!chromiumAvailable()) return st.skip('Debian chromium is not installed (/usr/bin/chromium); bootstrap --test installs it');

@@ -5,11 +5,10 @@
 // mutants' own <name>.json files. The full suite is `physvec tasks validate data --run` (not run in CI).
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { Worker } from '@temporalio/worker';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { ensureServer, testClient } from '../helpers/temporal.js';
+import { recordHistoryIfAsked } from '../helpers/histories.js';
 import { workflowBundle } from '../../workers/create-workers.js';
 import { loadDataset } from '../../lib/tasks/dataset.js';
 import { repoRoot } from '../../lib/paths.js';
@@ -75,12 +74,8 @@ test('validation of a fast subset: references green, mutants caught at their sta
       replayed++;
     }
     assert.equal(replayed, histories.length);
-    if (process.env.PHYSVEC_RECORD_HISTORY) {
-      const localised = result.rows.find((r) => r.kind === 'mutant' && r.stage === 'scientific')!;
-      const dir = path.join(repoRoot, 'tests/fixtures/histories');
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(path.join(dir, 'reference-validation.json'), historyToJSON(histories.find((h) => h.workflowId === localised.workflowId)!.history));
-    }
+    const localised = result.rows.find((r) => r.kind === 'mutant' && r.stage === 'scientific')!;
+    recordHistoryIfAsked('reference-validation', histories.find((h) => h.workflowId === localised.workflowId)!.history);
   } finally {
     await connection.close();
   }
