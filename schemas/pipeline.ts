@@ -158,6 +158,11 @@ export const AssertionVerdict = z.object({
   expected: z.unknown().optional(),
   reason: z.string(),
   exitCode: z.number().nullable(),
+  /**
+   * The variant's own code failed (its main raised, printed no result, or could not be built), not
+   * the script: undetermined, goes back to the assertion writer, never counts against the script.
+   */
+  variantFault: z.boolean().optional(),
 });
 export type AssertionVerdict = z.infer<typeof AssertionVerdict>;
 

@@ -12,6 +12,7 @@ import { parseTruth, compareNumeric, checkProperty } from '../../lib/tasks/truth
 import { readAnswer, type AnswerRef } from './answers.js';
 import { extensionOf, loadStructure } from './script-summary.js';
 import { jobId, type JobPurpose } from '../../schemas/job-purpose.js';
+import { variantFailure, type VariantLines } from '../../lib/harness/variant-verdict.js';
 
 /** One replacement `main` per case, as the assertion writer answers or as a reference folder holds them. */
 export type VariantMain = { case: string; main: string };
@@ -19,16 +20,20 @@ export type VariantMain = { case: string; main: string };
 /**
  * Variant scripts of `summary`: its text with only main replaced, one per case. The mains come from
  * an LLM answer (the reproduction) or are given directly (`variants`, e.g. a reference suite's files).
+ * With `only`, just those cases (a rewrite of the variants whose own code failed). `lines` says where
+ * each variant's own code is, so a failure in it is told from one in the script's functions.
  */
 export async function buildVariantJobs(
   store: ArtifactStore,
-  input: { summary: ScriptSummary } & ({ answer: AnswerRef; variants?: undefined } | { variants: VariantMain[]; answer?: undefined }),
-): Promise<{ jobs: ScriptJob[]; problems: { case: string; problem: string }[]; reach: VariantReach[] }> {
+  input: { summary: ScriptSummary; only?: string[] } & ({ answer: AnswerRef; variants?: undefined } | { variants: VariantMain[]; answer?: undefined }),
+): Promise<{ jobs: ScriptJob[]; problems: { case: string; problem: string }[]; reach: VariantReach[]; lines: VariantLines[] }> {
   const { structure } = await loadStructure(store, input.summary);
-  const variants = input.variants ?? (await readAnswer(store, input.answer, agentOutputSchemas['variant-mains'], 'assertion variants')).variants;
+  const all = input.variants ?? (await readAnswer(store, input.answer, agentOutputSchemas['variant-mains'], 'assertion variants')).variants;
+  const variants = input.only ? all.filter((v) => input.only!.includes(v.case)) : all;
   const jobs: ScriptJob[] = [];
   const problems: { case: string; problem: string }[] = [];
   const reach: VariantReach[] = [];
+  const lines: VariantLines[] = [];
   for (const v of variants) {
     try {
       const text = replaceMain(structure, v.main);
@@ -42,11 +47,15 @@ export async function buildVariantJobs(
       const file = `variant_${v.case.replace(/[^a-z0-9]+/gi, '_')}.${extensionOf(input.summary.language)}`;
       const purpose: JobPurpose = { kind: 'assertion', case: v.case };
       jobs.push({ id: jobId(purpose), purpose, file, ref: await store.put(text, { name: file }) });
+      if (variant.main) {
+        const span = (s: { startLine: number; endLine: number }) => ({ startLine: s.startLine, endLine: s.endLine });
+        lines.push({ case: v.case, file, main: span(variant.main.span), ...(variant.entryPointCall ? { entry: span(variant.entryPointCall.span) } : {}) });
+      }
     } catch (err) {
       problems.push({ case: v.case, problem: `could not build the variant: ${(err as Error).message}` });
     }
   }
-  return { jobs, problems, reach };
+  return { jobs, problems, reach, lines };
 }
 
 /** What a variant's main exercises: the element functions it reaches through run_/item_ functions, in script order. */
@@ -78,19 +87,34 @@ export function observedNumbers(results: unknown[], name?: string): number[] | u
   return undefined;
 }
 
+/**
+ * Verdicts by code. With `lines` (where each variant's own code is), a variant whose own code is at
+ * fault — it could not be built, was not written, raised inside its main, or printed no numeric
+ * result — is undetermined with `variantFault`: it says nothing about the script, goes back to the
+ * writer, and never counts against the script. Without `lines` (verdicts recorded before), as before.
+ */
 export function checkAssertions(input: {
   cases: { id: string; content: string; truth: string }[];
   runs: RunDigest[];
   problems: { case: string; problem: string }[];
+  lines?: VariantLines[];
 }): { verdicts: AssertionVerdict[]; qualitative: { case: string; content: string; truth: string; output: string }[] } {
   const verdicts: AssertionVerdict[] = [];
   const qualitative: { case: string; content: string; truth: string; output: string }[] = [];
+  const judgeFaults = input.lines !== undefined;
   for (const c of input.cases) {
     const base = { case: c.id, content: c.content, truth: c.truth };
     const problem = input.problems.find((p) => p.case === c.id);
     const run = input.runs.find((r) => r.id === c.id);
     if (problem || !run) {
-      verdicts.push({ ...base, judge: 'error', method: 'none', reason: problem?.problem ?? 'no variant was written for this case', exitCode: null });
+      const reason = problem?.problem ?? 'no variant was written for this case';
+      verdicts.push(judgeFaults ? { ...base, judge: 'undetermined', method: 'none', reason, exitCode: null, variantFault: true } : { ...base, judge: 'error', method: 'none', reason, exitCode: null });
+      continue;
+    }
+    const lines = input.lines?.find((l) => l.case === c.id);
+    const failure = lines && run.exitCode !== 0 ? variantFailure(lines, run) : undefined;
+    if (failure?.fault === 'variant') {
+      verdicts.push({ ...base, judge: 'undetermined', method: 'none', variantFault: true, reason: `the variant failed in ${failure.where}, not in the script's functions (exit ${run.exitCode}):\n${lastLines(run.stderrTail, 12)}`, exitCode: run.exitCode });
       continue;
     }
     if (run.exitCode !== 0) {
@@ -112,7 +136,8 @@ export function checkAssertions(input: {
       }
     }
     if (truth.kind === 'numeric' && !observed) {
-      verdicts.push({ ...base, judge: 'error', method: 'none', reason: 'the variant printed no numeric PHYSVEC_RESULT line', exitCode: 0 });
+      const reason = 'the variant printed no numeric PHYSVEC_RESULT line';
+      verdicts.push(judgeFaults ? { ...base, judge: 'undetermined', method: 'none', reason, exitCode: 0, variantFault: true } : { ...base, judge: 'error', method: 'none', reason, exitCode: 0 });
       continue;
     }
     qualitative.push({ case: c.id, content: c.content, truth: c.truth, output: run.stdoutTail.slice(-2000) });

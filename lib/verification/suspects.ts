@@ -22,15 +22,18 @@ export interface Suspect {
 
 /**
  * The localisation of every case that had a variant: its reach (from building the variants), what
- * its run printed (stdout, and stderr when it failed), and whether its verdict was correct.
+ * its run printed (stdout, and stderr when it failed), and whether its verdict was correct. Cases
+ * whose variant failed in its own code are left out.
  */
 export function localiseCases(
   reach: { case: string; main: string; calls: string[] }[],
   runs: { id: string; exitCode: number | null; stdoutTail: string; stderrTail: string }[],
-  verdicts: { case: string; judge: string }[],
+  verdicts: { case: string; judge: string; variantFault?: boolean }[],
   outputLines = 30,
 ): CaseLocalisation[] {
-  return reach.map((r) => {
+  // A variant that failed in its own code neither accuses nor clears any function.
+  const faulty = new Set(verdicts.filter((v) => v.variantFault).map((v) => v.case));
+  return reach.filter((r) => !faulty.has(r.case)).map((r) => {
     const run = runs.find((x) => x.id === r.case);
     const output = run ? lastLines([run.stdoutTail, run.exitCode === 0 ? '' : run.stderrTail].filter(Boolean).join('\n'), outputLines) : '';
     return { ...r, output, passed: verdicts.find((v) => v.case === r.case)?.judge === 'correct' };

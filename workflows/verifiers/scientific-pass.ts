@@ -6,7 +6,8 @@ import type { AssertionVerdict, RubricOutcome, ScriptSummary, TaskContext } from
 import type { Agents } from '../shared/agents.js';
 import { light } from '../shared/activities.js';
 import { answerOf } from '../shared/answer.js';
-import { qualitativePrompt, rubricConsistencyPrompt, rubricPrompt, variantsPrompt } from './scientific-prompts.js';
+import { patched } from '@temporalio/workflow';
+import { qualitativePrompt, rubricConsistencyPrompt, rubricPrompt, variantsPrompt, variantsRefinePrompt } from './scientific-prompts.js';
 import { localiseCases, type CaseLocalisation } from '../../lib/verification/suspects.js';
 import type { RunJobs } from '../shared/run-jobs.js';
 import type { VerifierStage } from '../../schemas/agent-roles.js';
@@ -20,6 +21,9 @@ export interface ScientificPass {
 
 /** Lines of a variant's output a repair prompt shows. */
 const OUTPUT_LINES = 30;
+
+/** Rewrites of a variant whose own code failed, by its writer within one pass, before the case is excluded. */
+export const VARIANT_REWRITES = 2;
 
 export async function scientificPass(
   agents: Agents,
@@ -48,8 +52,31 @@ export async function scientificPass(
     if (cases.length === 0) return { assertions: [], localisation: [] };
     const written = await agents.ask('assertion-writer', stage, iteration, variantsPrompt(summary.scriptRef, cases.map((c) => ({ id: c.id, content: c.content })), ctx.language), { outputSchema: 'variant-mains' });
     const built = await light.buildVariantJobs({ summary, answer: answerOf(written) });
-    const runs = await runAll(built.jobs);
-    const checked = await light.checkAssertions({ cases, runs, problems: built.problems });
+    let runs = await runAll(built.jobs);
+    let checked = await light.checkAssertions({ cases, runs, problems: built.problems, lines: built.lines });
+    // A variant whose own code failed goes back to its writer with its error and is rerun, within this
+    // pass; the script is never repaired for it. (Histories recorded before have no such verdicts.)
+    let rewrites = 0;
+    for (let round = 1; round <= VARIANT_REWRITES; round++) {
+      const faulty = checked.verdicts.filter((v) => v.variantFault);
+      if (faulty.length === 0 || !patched('assertion-variant-rewrite')) break;
+      const failures = faulty.map((v) => ({ case: v.case, content: v.content, main: built.reach.find((r) => r.case === v.case)?.main ?? '(none written)', errors: v.reason }));
+      const rewritten = await agents.ask('assertion-writer', stage, iteration, variantsRefinePrompt(summary.scriptRef, failures, ctx.language), { outputSchema: 'variant-mains' });
+      const only = faulty.map((v) => v.case);
+      const again = await light.buildVariantJobs({ summary, answer: answerOf(rewritten), only });
+      const rerun = await runAll(again.jobs);
+      rewrites = round;
+      // A rewritten case's variant, run and problem replace its earlier ones; a case left unwritten keeps its failure.
+      const redone = new Set([...again.jobs.map((j) => j.id), ...again.problems.map((p) => p.case)]);
+      runs = [...runs.filter((r) => !redone.has(r.id)), ...rerun];
+      built.problems = [...built.problems.filter((p) => !redone.has(p.case)), ...again.problems];
+      built.reach = [...built.reach.filter((r) => !redone.has(r.case)), ...again.reach];
+      built.lines = [...built.lines.filter((l) => !redone.has(l.case)), ...again.lines];
+      checked = await light.checkAssertions({ cases, runs, problems: built.problems, lines: built.lines });
+    }
+    if (rewrites) {
+      checked.verdicts = checked.verdicts.map((v) => (v.variantFault ? { ...v, reason: `excluded: the variant still failed in its own code after ${rewrites} rewrite(s); ${v.reason}` } : v));
+    }
     const verdicts = checked.qualitative.length === 0
       ? checked.verdicts
       : await light.mergeQualitative({ verdicts: checked.verdicts, answer: answerOf(await agents.ask('assertion-judge', stage, iteration, qualitativePrompt(checked.qualitative), { outputSchema: 'qualitative-verdicts' })) });
@@ -60,9 +87,14 @@ export async function scientificPass(
   return { rubric, assertions, localisation };
 }
 
-/** Whether a scientific pass found nothing wrong: every rubric issue met (or no rubric), every assertion correct. */
+/**
+ * Whether a scientific pass found nothing wrong: every rubric issue met (or no rubric), every
+ * assertion correct — except those whose variant failed in its own code (excluded: they say nothing
+ * about the script), as long as at least one case was checked.
+ */
 export function scientificVerdict(p: ScientificPass): { rubricOk: boolean; assertionsOk: boolean; passed: boolean } {
   const rubricOk = !p.rubric.available || p.rubric.failed.length === 0 || p.rubric.gradeMean === 1;
-  const assertionsOk = p.assertions.every((a) => a.judge === 'correct');
+  const checked = p.assertions.filter((a) => !a.variantFault);
+  const assertionsOk = checked.every((a) => a.judge === 'correct') && (checked.length > 0 || p.assertions.length === 0);
   return { rubricOk, assertionsOk, passed: rubricOk && assertionsOk };
 }

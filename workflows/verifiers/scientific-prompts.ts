@@ -31,6 +31,23 @@ export function variantsPrompt(script: ArtifactRef, cases: { id: string; content
   ];
 }
 
+/**
+ * The variants whose own main failed (or printed nothing usable, or could not be built) go back to
+ * their writer with the error; the truths stay hidden as in the first prompt.
+ */
+export function variantsRefinePrompt(script: ArtifactRef, failures: { case: string; content: string; main: string; errors: string }[], language: string): LlmMessage[] {
+  return [
+    ...variantsPrompt(script, failures.map((f) => ({ id: f.case, content: f.content })), language),
+    {
+      role: 'user',
+      content: [
+        'These replacement mains failed in their own code (not in the script\'s functions), so they checked nothing. Rewrite each of them so it runs, calls the script\'s functions unchanged and prints the asked quantity:',
+        ...failures.map((f) => `--- ${f.case}\nyour main:\n${f.main}\nits error:\n${f.errors}`),
+      ].join('\n\n'),
+    },
+  ];
+}
+
 export function qualitativePrompt(items: { case: string; content: string; truth: string; output: string }[]): LlmMessage[] {
   return [
     { role: 'system', content: 'Judge whether each output satisfies its expected qualitative property. Answer correct, wrong or undetermined with a reason citing the numbers.' },
@@ -45,7 +62,8 @@ export function qualitativePrompt(items: { case: string; content: string; truth:
  */
 export function scientificRepairPrompt(script: ArtifactRef, rubric: RubricOutcome, assertions: AssertionVerdict[], localisation: CaseLocalisation[] = []): LlmMessage[] {
   const failedLeaves = rubric.failed.map((f) => `- rubric issue ${f.index}: ${f.issue} (grader's evidence: ${f.support})`);
-  const failedCases = assertions.filter((a) => a.judge !== 'correct').map((a) => {
+  // A variant that failed in its own code says nothing about the script: the repairer never hears of it.
+  const failedCases = assertions.filter((a) => a.judge !== 'correct' && !a.variantFault).map((a) => {
     const loc = localisation.find((l) => l.case === a.case);
     const lines = [`- ${a.case} failed (${a.judge}): ${a.content}`];
     if (a.observed !== undefined) lines.push(`  printed value: ${JSON.stringify(a.observed)}`);

@@ -1,6 +1,7 @@
 // The Scientific verifier (paper Sec. II): the rubric and the physical assertions over the script,
 // and a repair localised to the suspects of the failing assertions — until both pass, or
 // `scientificIterations` are spent.
+import { patched } from '@temporalio/workflow';
 import type { ReproductionProgress } from '../reproduction/progress.js';
 import type { StageEnv } from '../shared/run-record.js';
 import { rankSuspects } from '../../lib/verification/suspects.js';
@@ -25,6 +26,9 @@ export async function scientificVerifier(env: StageEnv, progress: ReproductionPr
     if (it === limits.scientificIterations) break;
     // The repairer sees each failing variant and the ranked suspects, and is held to them (the diff is checked).
     const suspects = rankSuspects(pass.localisation).map((s) => s.function);
+    // Nothing to hold a repair to and no rubric issue: a repair would be asked for nothing. The next
+    // iteration checks the same script with freshly written variants instead.
+    if (suspects.length === 0 && scientificVerdict(pass).rubricOk && patched('no-empty-scientific-repair')) continue;
     const prompt = scientificRepairPrompt(record.script.scriptRef, rubric, assertions, pass.localisation);
     const step = await repair(agents, { role: 'repairer', stage: 'scientific', iteration: it, script: record.script, prompt, suspects });
     if ('applied' in step) {

@@ -1,0 +1,29 @@
+// Whose fault a failed variant run is (assertion or convergence variant: the script with only main
+// replaced by an LLM writer). The innermost traceback frame in the variant's own file tells: inside
+// the replacement main (or at the entry-point call) → the writer's code failed, which says nothing
+// about the script; inside an element, run_ or helper function, or the script's top-level code → the
+// script failed. Library frames below say what failed, not whose fault. No frame in the file (killed,
+// timed out, no traceback) → the script's, as before: nothing shows the variant did it.
+import { framesIn, tracebackFrames } from './traceback.js';
+
+/** Where a variant's own code is, in the variant file that ran (1-based, inclusive lines). */
+export interface VariantLines {
+  case: string;
+  file: string;
+  main: { startLine: number; endLine: number };
+  /** The `if __name__ == "__main__": main()` / `main()` statement, when the script has one. */
+  entry?: { startLine: number; endLine: number };
+}
+
+export type VariantFailure = { fault: 'variant'; where: string } | { fault: 'script' };
+
+export function variantFailure(lines: VariantLines, run: { exitCode: number | null; timedOut: boolean; stderrTail: string }): VariantFailure {
+  if (run.exitCode === 0 || run.timedOut) return { fault: 'script' };
+  const frames = framesIn(tracebackFrames(run.stderrTail), lines.file);
+  const innermost = frames[frames.length - 1];
+  if (!innermost) return { fault: 'script' };
+  const inside = (r?: { startLine: number; endLine: number }) => !!r && innermost.line >= r.startLine && innermost.line <= r.endLine;
+  if (inside(lines.main)) return { fault: 'variant', where: `the variant's main (line ${innermost.line - lines.main.startLine + 1} of it)` };
+  if (inside(lines.entry)) return { fault: 'variant', where: 'the call of the variant\'s main' };
+  return { fault: 'script' };
+}
