@@ -76,6 +76,8 @@ export const TaskContext = z.object({
   convergenceCases: z.array(CaseSpec.extend({ parameter: z.string(), criteria: z.string() })),
   backgroundRef: ArtifactRef.optional(),
   backgroundNames: z.array(z.string()).default([]),
+  /** A `--size full` run: the scaled parameters and the full values the request asked for (absent otherwise). */
+  fullSize: z.object({ parameters: z.array(z.object({ name: z.string(), full: z.unknown(), used: z.unknown() })) }).optional(),
 });
 export type TaskContext = z.infer<typeof TaskContext>;
 
@@ -110,6 +112,8 @@ export const RunDigest = z.object({
   results: z.array(z.unknown()),
   files: z.array(z.object({ path: z.string(), ref: ArtifactRef })),
   missingProtections: z.array(z.string()).default([]),
+  /** Why the sandbox killed the run, in words ("timed out (limit 300 s)", "killed: out of memory"); absent when it ended by itself. */
+  killed: z.string().optional(),
 });
 export type RunDigest = z.infer<typeof RunDigest>;
 

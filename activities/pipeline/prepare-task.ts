@@ -63,9 +63,10 @@ export async function prepareTask(store: ArtifactStore, input: PrepareInput, ava
   const rubricAvailable = loaded.rubric.found && leaves.length > 0 && loaded.rubric.normCheck?.ok !== false;
   const cases = <T extends object>(list: T[] | undefined, kind: string) => (list ?? []).map((c, k) => ({ id: `${kind}:${k}`, ...c }));
   const scaled = t.scaled as ScaledSpec | undefined;
-  const sized = applyTaskSize(input.size, scaled, scaledRequest, cases(t.LimitingCases as { content: string; truth: string }[] | undefined, 'limiting'));
+  // Limiting cases are small by design (L = 2, a free chain…): the full-size note is not theirs.
+  const sized = applyTaskSize(input.size, scaled, scaledRequest, []);
   const finalRequest = sized.request;
-  const limitingCases = sized.cases;
+  const limitingCases = cases(t.LimitingCases as { content: string; truth: string }[] | undefined, 'limiting');
   const scientificResults = applyTaskSize(input.size, scaled, '', cases(t.ScientificResults as { content: string; truth: string }[] | undefined, 'scientific')).cases;
   const convergenceCases = cases(t.ConvergenceCases as { content: string; parameter: string; criteria: string }[] | undefined, 'convergence');
   // Before any agent is asked anything: no text a script writer reads may carry a limiting-case truth.
@@ -97,5 +98,6 @@ export async function prepareTask(store: ArtifactStore, input: PrepareInput, ava
     scientificResults,
     convergenceCases,
     backgroundNames: [],
+    ...(sized.note ? { fullSize: { parameters: Object.entries(scaled?.parameters ?? {}).map(([name, p]) => ({ name, full: p.full, used: p.used })) } } : {}),
   };
 }

@@ -213,7 +213,7 @@ export async function judgeProgramming(
     };
   });
   const { unitAccuracy, integrationAccuracy, executable } = programmingScores(judge_result, run_functions, input.fullRun);
-  const body = { iteration: input.iteration, judge_result, correct_ratio: unitAccuracy, run_functions, ave_correct_ratio: integrationAccuracy, untested, executable, full_run: { exitCode: input.fullRun.exitCode, stderrTail: lastLines(input.fullRun.stderrTail, 40) } };
+  const body = { iteration: input.iteration, judge_result, correct_ratio: unitAccuracy, run_functions, ave_correct_ratio: integrationAccuracy, untested, executable, full_run: { exitCode: input.fullRun.exitCode, ...(input.fullRun.killed ? { killed: input.fullRun.killed } : {}), stderrTail: lastLines(input.fullRun.stderrTail, 40) } };
   const reportRef = await store.putJson(body, `programming-report-${input.iteration}.json`);
-  return { iteration: input.iteration, judge_result, run_functions, untested, unitAccuracy, integrationAccuracy, executable, fullRunError: executable ? undefined : lastError(input.fullRun.stderrTail), reportRef };
+  return { iteration: input.iteration, judge_result, run_functions, untested, unitAccuracy, integrationAccuracy, executable, fullRunError: executable ? undefined : [input.fullRun.killed, lastError(input.fullRun.stderrTail)].filter(Boolean).join('\n'), reportRef };
 }

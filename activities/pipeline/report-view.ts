@@ -59,7 +59,12 @@ function verdictRows(v: ViewInput): VerdictRow[] {
     stage: 'convergence', test: c.case, verdict: c.converged ? `converged at ${c.convergedAt}` : 'not converged', cls: c.converged && c.ownSetting?.pass !== false ? 'ok' : 'bad',
     evidence: `${c.parameter} → ${c.sequence.map((s) => `${s.param}: ${JSON.stringify(s.value)}`).join(', ')}\n${c.reason}${c.ownSetting ? `\nown setting ${c.ownSetting.pass ? 'converged' : 'NOT converged'}: ${c.ownSetting.reason}` : ''}`,
   }));
-  return [...programming, ...scientific, ...convergence];
+  const f = v.input.finalRun;
+  // The final run gets a row when it did not simply run: a kill says why, next to its output.
+  const final: VerdictRow[] = f && (f.exitCode !== 0 || f.killed)
+    ? [{ stage: 'final', test: 'final run', verdict: f.killed ?? (f.exitCode === 0 ? 'runs' : `fails (exit ${f.exitCode})`), cls: 'bad', evidence: [f.killed, f.stderrTail.split('\n').slice(-12).join('\n')].filter(Boolean).join('\n') }]
+    : [];
+  return [...programming, ...scientific, ...convergence, ...final];
 }
 
 export function evidenceView(v: ViewInput) {

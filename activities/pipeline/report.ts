@@ -19,6 +19,7 @@ import { protocolReport } from './report-protocol.js';
 import { rubricScorecard } from './report-scorecard.js';
 import { ReportFolder, safeRelative, type LinkedFile } from './report-files.js';
 import { evidenceView } from './report-view.js';
+import { checkFullSize } from '../../lib/tasks/size-check.js';
 
 export interface ReportInput {
   workflowId: string;
@@ -95,6 +96,9 @@ export async function writeReport(store: ArtifactStore, input: ReportInput): Pro
   await folder.reset();
   const ext = ctx.language === 'julia' ? 'jl' : 'py';
   const finalScript = input.finalScriptRef ? await store.getText(input.finalScriptRef) : undefined;
+  // A full-size run says what it ran: a script without the full-size values is a headline warning.
+  const sizeCheck = ctx.fullSize && finalScript !== undefined ? checkFullSize(finalScript, ctx.fullSize.parameters) : undefined;
+  if (sizeCheck?.warning) notices.unshift(sizeCheck.warning);
   const finalLink = input.finalScriptRef ? await folder.copy(input.finalScriptRef, `final.${ext}`, 'final script') : undefined;
   const authorLink = input.authorScriptRef ? await folder.copy(input.authorScriptRef, `artifacts/author-script.${ext}`, "the Author's first script") : undefined;
   const figure = input.finalRun?.files.find((f) => f.path === FIGURE_FILE);
@@ -131,7 +135,8 @@ export async function writeReport(store: ArtifactStore, input: ReportInput): Pro
     scientific: input.scientificRounds.map((s, i) => ({ ...s, scorecard: scorecards[i] })),
     convergence: input.convergence,
     repairs: diffs,
-    finalRun: input.finalRun ? { exitCode: input.finalRun.exitCode, durationMs: input.finalRun.durationMs, results: input.finalRun.results, files: input.finalRun.files.map((f) => ({ path: f.path, sha256: f.ref.sha256 })), missingProtections: input.finalRun.missingProtections } : null,
+    sizeCheck: sizeCheck ?? null,
+    finalRun: input.finalRun ? { exitCode: input.finalRun.exitCode, ...(input.finalRun.killed ? { killed: input.finalRun.killed } : {}), durationMs: input.finalRun.durationMs, results: input.finalRun.results, files: input.finalRun.files.map((f) => ({ path: f.path, sha256: f.ref.sha256 })), missingProtections: input.finalRun.missingProtections } : null,
     tokens: input.progress.tokens,
     tokensByStage: input.progress.ledger.byStage,
     tokensByRole: input.progress.ledger.byRole,

@@ -9,10 +9,25 @@ import { resultLines } from '../../schemas/script-markers.js';
 /** Kept for callers of the digest: the result lines come from schemas/script-markers.ts. */
 export { resultLines };
 
-export function digestRun(id: string, r: SandboxResult, purpose?: JobPurpose): RunDigest {
+/** Why the sandbox killed a run, in words a report shows next to its output; undefined when it ended by itself. */
+export function killedDescription(r: Pick<SandboxResult, 'timedOut' | 'killedReason'>, timeoutMs?: number): string | undefined {
+  const limit = timeoutMs ? ` (limit ${Math.round(timeoutMs / 1000)} s)` : '';
+  if (r.timedOut || r.killedReason === 'timeout') return `timed out${limit}`;
+  switch (r.killedReason) {
+    case 'memory': return 'killed: out of memory (the run\'s memory limit)';
+    case 'disk': return 'killed: the run\'s disk limit was reached';
+    case 'output-limit': return 'killed: it printed more than the output limit';
+    case 'cancelled': return 'killed: cancelled';
+    default: return undefined;
+  }
+}
+
+export function digestRun(id: string, r: SandboxResult, purpose?: JobPurpose, timeoutMs?: number): RunDigest {
+  const killed = killedDescription(r, timeoutMs);
   return {
     id,
     ...(purpose ? { purpose } : {}),
+    ...(killed ? { killed } : {}),
     exitCode: r.exitCode,
     timedOut: r.timedOut,
     durationMs: r.durationMs,
@@ -39,5 +54,5 @@ export async function runJob(
     env: input.job.env ?? {},
     label: input.job.id,
   });
-  return digestRun(input.job.id, r, input.job.purpose);
+  return digestRun(input.job.id, r, input.job.purpose, input.timeoutMs);
 }
