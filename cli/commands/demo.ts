@@ -2,22 +2,8 @@
 // this process, and the bundled task reproduced end to end with the scripted model (the Author's
 // script carries three faults that the verifiers must find and repair). `--smoke` runs the
 // platform's smoke task instead (one script in the sandbox).
-import path from 'node:path';
 import type { Command } from 'commander';
-import { repoRoot } from '../../lib/paths.js';
-import { startDevServer } from '../../lib/temporal/dev-server.js';
-import { connectClient, connectWorker, uiUrl } from '../../lib/temporal/connection.js';
-import { createWorkers, installRuntime } from '../../workers/create-workers.js';
-import { startSmoke } from '../runs/smoke-run.js';
-import { followSmoke } from '../runs/follow.js';
-import { startReproduction } from '../runs/reproduction-run.js';
-import { followReproduction, printResult } from '../runs/follow-reproduction.js';
-import { artifactStore } from '../../lib/artifacts/store.js';
-import { line, EXIT } from '../output.js';
-
-export const SMOKE_TASK = path.join(repoRoot, 'data', 'tasks', 'smoke', 'task_smoke_heisenberg_dimer.json');
-export const DEMO_TASK = path.join(repoRoot, 'data', 'tasks', 'dmrg', 'task_dmrg_tezuka_1a.json');
-export const DEMO_MODEL = 'scripted:task_dmrg_tezuka_1a';
+import { runDemo } from '../runs/demo-run.js';
 
 export function register(program: Command): void {
   program
@@ -25,42 +11,5 @@ export function register(program: Command): void {
     .description('run the bundled demo task end to end (dev server + in-process workers + scripted model)')
     .option('--smoke', 'run the platform smoke task instead (one script in the sandbox)')
     .option('--model <provider:model>', 'use a real model instead of the demo cassette')
-    .action(async (opts: { smoke?: boolean; model?: string }) => {
-      const t0 = Date.now();
-      const server = process.env.TEMPORAL_ADDRESS ? undefined : await startDevServer();
-      if (server) line(`Temporal dev server ${server.alreadyRunning ? 'already running' : 'started'} at ${server.address} (UI ${server.uiUrl})`);
-      installRuntime();
-      const { connection: wconn, target } = await connectWorker();
-      const workers = await createWorkers(wconn, target.namespace, 'all');
-      const { client, connection } = await connectClient();
-      const run = async () => {
-        if (opts.smoke) {
-          const { handle, workflowId } = await startSmoke(client, SMOKE_TASK);
-          line(`workflow ${workflowId}`);
-          const result = await followSmoke(handle);
-          line(`result: ${result.status}`);
-          for (const f of result.run.files ?? []) line(`  produced ${f.path}: ${artifactStore().pathOf(f.ref.sha256)}`);
-          line(`Temporal UI: ${uiUrl(workflowId)}`);
-          if (result.status !== 'passed') process.exitCode = EXIT.failed;
-          return;
-        }
-        const started = await startReproduction(client, DEMO_TASK, { model: opts.model ?? DEMO_MODEL });
-        line(`reproducing ${started.taskId} with ${opts.model ?? `${DEMO_MODEL} (scripted model: recorded answers; execution and verification are real)`}`);
-        line(`workflow ${started.workflowId}`);
-        line(`Temporal UI: ${uiUrl(started.workflowId)}`);
-        const result = await followReproduction(started.handle);
-        printResult(result);
-        if (result.status !== 'passed') process.exitCode = EXIT.failed;
-      };
-      try {
-        const [first, ...rest] = workers;
-        await first!.runUntil(async () => {
-          await Promise.all(rest.map((w) => w.runUntil(run())));
-        });
-        line(`done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-      } finally {
-        await connection.close();
-        await wconn.close();
-      }
-    });
+    .action((opts: { smoke?: boolean; model?: string }) => runDemo(opts));
 }

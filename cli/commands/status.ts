@@ -3,72 +3,12 @@
 // its history (no query, no worker needed); a running one is queried only when a worker polls its
 // task queue, and then with a real gRPC deadline.
 import type { Command } from 'commander';
-import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
-import { connectClient, uiUrl } from '../../lib/temporal/connection.js';
-import { SA } from '../../temporal-config/search-attributes.js';
-import { liveQuery } from '../runs/live-query.js';
-import { liveSimulations } from '../runs/live-simulations.js';
-import { workflowFailureCause } from '../failure.js';
-import { line, printJson } from '../output.js';
-
-/** How long a running workflow's progress query may take before status answers without it. */
-export const QUERY_DEADLINE_MS = 3000;
-
-type Progress = Record<string, unknown> | { unavailable: string };
-
-/** A closed workflow's result, or what its failure comes down to. */
-async function closedOutcome(handle: WorkflowHandle): Promise<unknown> {
-  try {
-    return await handle.result();
-  } catch (err) {
-    if (err instanceof WorkflowFailedError) return { failed: workflowFailureCause(err) };
-    throw err;
-  }
-}
+import { showWorkflowStatus } from '../runs/workflow-status.js';
 
 export function register(program: Command): void {
   program
     .command('status <workflowId>')
     .description('status, stage, iteration, verdict and progress of a workflow (answers without a worker)')
     .option('--json', 'print one JSON document')
-    .action(async (workflowId: string, opts: { json?: boolean }) => {
-      const { client, connection, target } = await connectClient();
-      try {
-        const handle = client.workflow.getHandle(workflowId);
-        const d = await handle.describe();
-        const sa = d.typedSearchAttributes;
-        const running = d.status.name === 'RUNNING';
-        const result = running ? null : await closedOutcome(handle);
-        const progress: Progress | null = running ? await liveQuery<Record<string, unknown>>(handle, target.namespace, d.taskQueue, 'progress', QUERY_DEADLINE_MS) : null;
-        const summary = {
-          workflowId,
-          type: d.type,
-          status: d.status.name,
-          taskId: sa.get(SA.TaskId),
-          stage: sa.get(SA.Stage),
-          iteration: sa.get(SA.Iteration),
-          verdict: sa.get(SA.Verdict),
-          model: sa.get(SA.Model),
-          startTime: d.startTime,
-          closeTime: d.closeTime,
-          ui: uiUrl(workflowId),
-          progress,
-          // Sandbox runs under way, with their scripts' latest progress values (heartbeat details).
-          simulations: running ? liveSimulations(d.raw.pendingActivities) : [],
-          result,
-        };
-        if (opts.json) return printJson(summary);
-        line(`${workflowId} (${d.type}): ${d.status.name}; stage ${summary.stage ?? '-'} iteration ${summary.iteration ?? '-'} verdict ${summary.verdict ?? '-'}`);
-        line(`UI: ${summary.ui}`);
-        const failed = (result as { failed?: { message: string; activity?: string; type?: string } } | null)?.failed;
-        if (failed) line(`failed${failed.activity ? ` in activity ${failed.activity}` : ''}: ${failed.message}${failed.type ? ` [${failed.type}]` : ''}`);
-        const tokens = (progress as { tokens?: unknown } | null)?.tokens ?? (result as { tokens?: unknown } | null)?.tokens;
-        if (tokens) line(`tokens: ${JSON.stringify(tokens)}`);
-        for (const s of summary.simulations) line(`simulation ${s.line}`);
-        if (progress) line(`progress: ${'unavailable' in progress ? String(progress.unavailable) : JSON.stringify(progress, null, 2)}`);
-        if (result && !failed) line(`result: ${JSON.stringify(result, null, 2)}`);
-      } finally {
-        await connection.close();
-      }
-    });
+    .action((workflowId: string, opts: { json?: boolean }) => showWorkflowStatus(workflowId, opts));
 }

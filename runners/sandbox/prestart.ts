@@ -27,7 +27,7 @@ import { probeIsolation } from './probe.js';
 import { killRun } from './process-tree.js';
 import { activeRuns, newRunId, releaseRun } from './run-resources.js';
 import { allocateSandboxUid, type UidLease } from './uid.js';
-import { armInChain, FULL_CHAIN_NEEDED, hasFullChain, holderReady, warmOffReason, warmWanted, zygoteFor } from './warm.js';
+import { armInChain, holderReady, warmHostBlocker, warmOffReason, warmWanted, zygoteFor } from './warm.js';
 import { chownTree, createWorkDir } from './workdir.js';
 import { DEFAULT_WARM_PROFILE, WARM_PROFILES, type ArmedRun, type PythonZygote, type WarmProfile } from './zygote.js';
 
@@ -110,7 +110,7 @@ export async function takePrestarted(profile: WarmProfile, fits: (pre: Prestarte
 
 async function start(profile: WarmProfile, like: LaunchRequest): Promise<Prestarted | null> {
   const plan = planIsolation(await probeIsolation(), isolationModeFromEnv());
-  if (!hasFullChain(plan) || !plan.cgroup) return null; // (the second test narrows plan.cgroup for below)
+  if (warmHostBlocker(plan) !== null || !plan.cgroup) return null; // (the second test narrows plan.cgroup for below)
   const runner = await runnerFor('python');
   const zygote = zygoteFor(runner, profile);
   // A zygote that died or will not start: runs go cold and say why; nothing to start ahead.
@@ -206,7 +206,8 @@ export async function warmUpSandbox(profile: WarmProfile = DEFAULT_WARM_PROFILE)
   if (!(profile in WARM_PROFILES)) return { ok: false, reason: `no warm profile ${profile}` };
   if (!warmWanted()) return { ok: false, reason: warmOffReason() };
   const plan = planIsolation(await probeIsolation(), isolationModeFromEnv());
-  if (!hasFullChain(plan)) return { ok: false, reason: FULL_CHAIN_NEEDED };
+  const blocked = warmHostBlocker(plan);
+  if (blocked) return { ok: false, reason: blocked };
   try {
     const info = await zygoteFor(await runnerFor('python'), profile).ready();
     enabled = true;

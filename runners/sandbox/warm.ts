@@ -23,7 +23,7 @@ import { DEFAULT_WARM_PROFILE, sharedZygote, type ArmedRun, type PythonZygote, t
 const IMPORT_TIME_ENV = /^(OMP_|OPENBLAS_|MKL_|XLA_|JAX_|MPL|NUMBA_|PYTHON|TENPY|QISKIT|PYSCF)/;
 
 export const WARM_OFF = 'warm starts are switched off (PHYSVEC_SANDBOX_WARM=0)';
-export const FULL_CHAIN_NEEDED = 'warm starts need the full isolation chain (bwrap, seccomp, prlimit, own uid, run cgroup)';
+const FULL_CHAIN_NEEDED = 'warm starts need the full isolation chain (bwrap, seccomp, prlimit, own uid, run cgroup)';
 
 /**
  * Warm by default (checked warm: tests/sandbox with the hostile scripts, the worker-kill and
@@ -70,8 +70,14 @@ export async function warmProfileOfRequest(req: SandboxRequest, store: ArtifactS
 }
 
 /** Whether `plan` has the whole chain a warm run enters (bwrap's namespaces, seccomp, prlimit, its own uid and cgroup). */
-export function hasFullChain(plan: IsolationPlan, hasUid = Boolean(plan.dropPrivileges), hasCgroup = Boolean(plan.cgroup)): boolean {
+function hasFullChain(plan: IsolationPlan, hasUid = Boolean(plan.dropPrivileges), hasCgroup = Boolean(plan.cgroup)): boolean {
   return Boolean(plan.bwrap && plan.seccomp && plan.prlimit && hasUid && hasCgroup);
+}
+
+/** Why no run under `plan` can start warm (switched off, or not the whole chain), or null. */
+export function warmHostBlocker(plan: IsolationPlan): string | null {
+  if (!warmWanted()) return warmOffReason();
+  return hasFullChain(plan) ? null : FULL_CHAIN_NEEDED;
 }
 
 /** Why this run cannot start warm (before asking the zygote), or null; `hasUid`/`hasCgroup`: the run has its own uid and cgroup. */

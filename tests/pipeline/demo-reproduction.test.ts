@@ -12,7 +12,7 @@ import { chromiumAvailable, launchChromium } from '../helpers/browser.js';
 import { recordHistoryIfAsked } from '../helpers/histories.js';
 import { createWorkers } from '../../workers/create-workers.js';
 import { startReproduction } from '../../cli/runs/reproduction-run.js';
-import { DEMO_TASK, DEMO_MODEL } from '../../cli/commands/demo.js';
+import { DEMO_TASK, DEMO_MODEL } from '../../cli/runs/demo-run.js';
 import { repoRoot } from '../../lib/paths.js';
 import type { ReproductionResult } from '../../workflows/reproduction/index.js';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { ensureServer, testClient } from '../helpers/temporal.js';
 import { startReproduction } from '../../cli/runs/reproduction-run.js';
-import { DEMO_TASK, DEMO_MODEL } from '../../cli/commands/demo.js';
+import { DEMO_TASK, DEMO_MODEL } from '../../cli/runs/demo-run.js';
 import { repoRoot } from '../../lib/paths.js';
 import type { ReproductionResult } from '../../workflows/reproduction/index.js';
 
