@@ -26,9 +26,11 @@ export async function scientificVerifier(env: StageEnv, progress: ReproductionPr
     if (it === limits.scientificIterations) break;
     // The repairer sees each failing variant and the ranked suspects, and is held to them (the diff is checked).
     const suspects = rankSuspects(pass.localisation).map((s) => s.function);
-    // Nothing to hold a repair to and no rubric issue: a repair would be asked for nothing. The next
-    // iteration checks the same script with freshly written variants instead.
-    if (suspects.length === 0 && scientificVerdict(pass).rubricOk && patched('no-empty-scientific-repair')) continue;
+    // What failed is only the writer's variants (no case the script got wrong) and no rubric issue: a
+    // repair would be asked for nothing. The next iteration checks the same script with freshly
+    // written variants instead. A case the script got wrong is repaired even when nothing localises it.
+    const onlyVariantFaults = assertions.every((a) => a.judge === 'correct' || a.variantFault);
+    if (onlyVariantFaults && scientificVerdict(pass).rubricOk && patched('no-empty-scientific-repair')) continue;
     const prompt = scientificRepairPrompt(record.script.scriptRef, rubric, assertions, pass.localisation);
     const step = await repair(agents, { role: 'repairer', stage: 'scientific', iteration: it, script: record.script, prompt, suspects });
     if ('applied' in step) {
