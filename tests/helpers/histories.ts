@@ -3,7 +3,7 @@
 // that would break runs in flight fails tests/pipeline/replay.test.ts unless patched or versioned).
 //   tests/fixtures/histories/<date>-<commit that recorded them>/<name>.json
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import type { temporal } from '@temporalio/proto';
@@ -18,4 +18,11 @@ export function recordHistoryIfAsked(name: string, history: temporal.api.history
   const dir = path.join(HISTORIES_DIR, `${new Date().toISOString().slice(0, 10)}-${commit}`);
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, `${name}.json`), historyToJSON(history), { flag: 'wx' });
+}
+
+/** The newest build's recording of `name` (build folders sort by date). */
+export function latestHistory(name: string): string {
+  const builds = readdirSync(HISTORIES_DIR).filter((d) => existsSync(path.join(HISTORIES_DIR, d, `${name}.json`))).sort();
+  if (builds.length === 0) throw new Error(`no recorded history ${name}.json under ${HISTORIES_DIR}`);
+  return path.join(HISTORIES_DIR, builds.at(-1)!, `${name}.json`);
 }

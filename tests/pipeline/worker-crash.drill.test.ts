@@ -11,6 +11,7 @@ import { ensureServer, testClient } from '../helpers/temporal.js';
 import { startReproduction } from '../../cli/runs/reproduction-run.js';
 import { DEMO_TASK, DEMO_MODEL } from '../../cli/runs/demo-run.js';
 import { repoRoot } from '../../lib/paths.js';
+import { latestHistory } from '../helpers/histories.js';
 import type { ReproductionResult } from '../../workflows/reproduction/index.js';
 
 function startWorker(): ChildProcess {
@@ -48,7 +49,7 @@ test('killing the worker twice loses no finished LLM call or sandbox run', { tim
     const result = (await started.handle.result()) as ReproductionResult;
     assert.equal(result.status, 'passed', `${result.status}: ${result.message}`);
     const interrupted = llmActivities(await started.handle.fetchHistory());
-    const reference = llmActivities(historyFromJSON(JSON.parse(readFileSync(path.join(repoRoot, 'tests/fixtures/histories/demo-reproduction.json'), 'utf8'))) as never);
+    const reference = llmActivities(historyFromJSON(JSON.parse(readFileSync(latestHistory('demo-reproduction'), 'utf8'))) as never);
     assert.equal(interrupted, reference, 'the same number of LLM-call activities as the uninterrupted run');
   } finally {
     worker.kill('SIGKILL');
