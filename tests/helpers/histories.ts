@@ -20,9 +20,12 @@ export function recordHistoryIfAsked(name: string, history: temporal.api.history
   writeFileSync(path.join(dir, `${name}.json`), historyToJSON(history), { flag: 'wx' });
 }
 
-/** The newest build's recording of `name` (build folders sort by date). */
+/** The newest build's recording of `name`: by date, then by the recording commit's time. */
 export function latestHistory(name: string): string {
-  const builds = readdirSync(HISTORIES_DIR).filter((d) => existsSync(path.join(HISTORIES_DIR, d, `${name}.json`))).sort();
+  const committedAt = (build: string) => Number(execFileSync('git', ['log', '-1', '--format=%ct', build.split('-').pop()!], { cwd: repoRoot, encoding: 'utf8' }).trim() || 0);
+  const builds = readdirSync(HISTORIES_DIR)
+    .filter((d) => existsSync(path.join(HISTORIES_DIR, d, `${name}.json`)))
+    .sort((a, b) => a.slice(0, 10).localeCompare(b.slice(0, 10)) || committedAt(a) - committedAt(b));
   if (builds.length === 0) throw new Error(`no recorded history ${name}.json under ${HISTORIES_DIR}`);
   return path.join(HISTORIES_DIR, builds.at(-1)!, `${name}.json`);
 }
