@@ -6,24 +6,10 @@
 // whose test writer never made the mistake: an undetermined test is the test's fault, not the script's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { NativeConnection } from '@temporalio/worker';
-import { ensureServer, testClient, workflowBundle } from '../helpers/temporal.js';
-import { startFakeOpenAI, chatReply } from '../helpers/fake-openai-server.js';
+import { chatReply } from '../helpers/fake-openai-server.js';
 import type { ReceivedRequest } from '../helpers/fake-llm-http.js';
-import { createWorkers } from '../../workers/create-workers.js';
-import { startReproduction } from '../../cli/runs/reproduction-run.js';
-import { repoRoot } from '../../lib/paths.js';
-import type { ReproductionResult } from '../../workflows/reproduction/index.js';
-import { saveEnv } from '../helpers/env.js';
+import { GOOD_SCRIPT, PLAN, SUMMARY, byRole, runCleanAndFault } from './rule-model-runs.js';
 
-const TASK = path.join(repoRoot, 'data/tasks/smoke/task_smoke_dimer_pipeline.json');
-const CASSETTE = JSON.parse(readFileSync(path.join(repoRoot, 'data/cassettes/task_smoke_dimer_pipeline.json'), 'utf8')) as { entries: { role: string; json: any }[] };
-const byRole = (role: string) => CASSETTE.entries.find((e) => e.role === role)!.json;
-const PLAN = CASSETTE.entries.filter((e) => e.role === 'author')[0]!.json;
-const SUMMARY = CASSETTE.entries.filter((e) => e.role === 'author')[1]!.json;
-const GOOD_SCRIPT: string = byRole('coder').script;
 const GOOD_OBSERVABLE = 'def observable_ground_energy(energies):\n    return float(energies[0])\n';
 // The Author's own fault: indexing past the spectrum (a crash the unit and integration tests catch).
 const FAULTY_SCRIPT = GOOD_SCRIPT.replace(GOOD_OBSERVABLE, 'def observable_ground_energy(energies):\n    return float(energies[len(energies)])\n');
@@ -75,36 +61,7 @@ function rules(harnessFault: boolean) {
 }
 
 test('an undetermined unit test is rewritten by its writer and rerun: same iterations, accuracy and repairs as a run without the fault', { timeout: 1_200_000 }, async () => {
-  const address = await ensureServer();
-  const { client, connection } = await testClient();
-  const wconn = await NativeConnection.connect({ address });
-  const workers = await createWorkers(wconn, 'default', 'all', { workflowBundle: await workflowBundle() });
-  const restoreEnv = saveEnv('OPENAI_API_KEY', 'OPENAI_BASE_URL');
-  const runs: Record<string, { result: ReproductionResult; report: any; log: { refinePrompts: number; repairs: number }; requests: number }> = {};
-  try {
-    const [orch, sim] = workers;
-    await orch!.runUntil(sim!.runUntil((async () => {
-      for (const fault of [false, true]) {
-        const fake = await startFakeOpenAI({ apiKey: 'sk-loopback' });
-        const model = rules(fault);
-        for (let i = 0; i < 60; i++) fake.enqueue(model.reply);
-        process.env.OPENAI_API_KEY = 'sk-loopback';
-        process.env.OPENAI_BASE_URL = fake.baseUrl;
-        try {
-          const started = await startReproduction(client, TASK, { model: 'openai:gpt-4o-mini' });
-          const result = (await started.handle.result()) as ReproductionResult;
-          runs[fault ? 'fault' : 'clean'] = { result, report: JSON.parse(readFileSync(result.report!.jsonPath, 'utf8')), log: model.log, requests: fake.requests.length };
-        } finally {
-          await fake.close();
-        }
-      }
-    })()));
-  } finally {
-    restoreEnv();
-    await connection.close();
-    await wconn.close();
-  }
-  const { clean, fault } = runs as Required<typeof runs>;
+  const { clean, fault } = await runCleanAndFault(rules);
   for (const [name, r] of Object.entries({ clean, fault })) assert.equal(r.result.status, 'passed', `${name}: ${r.result.status}: ${r.result.message}`);
 
   const line = (name: string, r: typeof clean) =>

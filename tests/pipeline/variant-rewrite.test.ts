@@ -5,24 +5,10 @@
 // no script repair asked (least of all one with no functions) and no iteration spent on the fault.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { NativeConnection } from '@temporalio/worker';
-import { ensureServer, testClient, workflowBundle } from '../helpers/temporal.js';
-import { startFakeOpenAI, chatReply } from '../helpers/fake-openai-server.js';
+import { chatReply } from '../helpers/fake-openai-server.js';
 import type { ReceivedRequest } from '../helpers/fake-llm-http.js';
-import { createWorkers } from '../../workers/create-workers.js';
-import { startReproduction } from '../../cli/runs/reproduction-run.js';
-import { repoRoot } from '../../lib/paths.js';
-import type { ReproductionResult } from '../../workflows/reproduction/index.js';
-import { saveEnv } from '../helpers/env.js';
+import { GOOD_SCRIPT, PLAN, SUMMARY, byRole, runCleanAndFault } from './rule-model-runs.js';
 
-const TASK = path.join(repoRoot, 'data/tasks/smoke/task_smoke_dimer_pipeline.json');
-const CASSETTE = JSON.parse(readFileSync(path.join(repoRoot, 'data/cassettes/task_smoke_dimer_pipeline.json'), 'utf8')) as { entries: { role: string; json: any }[] };
-const byRole = (role: string) => CASSETTE.entries.find((e) => e.role === role)!.json;
-const PLAN = CASSETTE.entries.filter((e) => e.role === 'author')[0]!.json;
-const SUMMARY = CASSETTE.entries.filter((e) => e.role === 'author')[1]!.json;
-const GOOD_SCRIPT: string = byRole('coder').script;
 const ENTRIES: { function: string; main: string }[] = byRole('unit-test-writer').entries;
 const GOOD_VARIANTS: { variants: { case: string; main: string }[] } = byRole('assertion-writer');
 // The script's functions return the right energy; the main then misspells its own variable.
@@ -71,36 +57,7 @@ function rules(variantFault: boolean) {
 }
 
 test('a variant main that fails in its own code is rewritten by its writer, not blamed on the script', { timeout: 1_200_000 }, async () => {
-  const address = await ensureServer();
-  const { client, connection } = await testClient();
-  const wconn = await NativeConnection.connect({ address });
-  const workers = await createWorkers(wconn, 'default', 'all', { workflowBundle: await workflowBundle() });
-  const restoreEnv = saveEnv('OPENAI_API_KEY', 'OPENAI_BASE_URL');
-  const runs: Record<string, { result: ReproductionResult; report: any; log: ReturnType<typeof rules>['log']; requests: number }> = {};
-  try {
-    const [orch, sim] = workers;
-    await orch!.runUntil(sim!.runUntil((async () => {
-      for (const fault of [false, true]) {
-        const fake = await startFakeOpenAI({ apiKey: 'sk-loopback' });
-        const model = rules(fault);
-        for (let i = 0; i < 60; i++) fake.enqueue(model.reply);
-        process.env.OPENAI_API_KEY = 'sk-loopback';
-        process.env.OPENAI_BASE_URL = fake.baseUrl;
-        try {
-          const started = await startReproduction(client, TASK, { model: 'openai:gpt-4o-mini' });
-          const result = (await started.handle.result()) as ReproductionResult;
-          runs[fault ? 'fault' : 'clean'] = { result, report: JSON.parse(readFileSync(result.report!.jsonPath, 'utf8')), log: model.log, requests: fake.requests.length };
-        } finally {
-          await fake.close();
-        }
-      }
-    })()));
-  } finally {
-    restoreEnv();
-    await connection.close();
-    await wconn.close();
-  }
-  const { clean, fault } = runs as Required<typeof runs>;
+  const { clean, fault } = await runCleanAndFault(rules);
   const line = (name: string, r: typeof clean) =>
     `${name}: status ${r.result.status}, ${r.report.scientific.length} scientific rounds, ${r.log.repairs} repairs asked (${r.log.emptyRepairs} empty), ${r.log.variantRewrites} variant rewrites, ${r.requests} model calls, ${r.result.tokens.inputTokens} input tokens`;
   console.log(`variant self-repair\n  ${line('clean run        ', clean)}\n  ${line('variant-fault run', fault)}`);

@@ -1,0 +1,62 @@
+// Shared by the self-repair tests that run the smoke dimer task twice against a loopback OpenAI
+// server answering by rules (not a cassette): once with a clean model, once with a model that makes
+// one mistake. The cassette supplies the good answers the rules start from.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { NativeConnection } from '@temporalio/worker';
+import { ensureServer, testClient, workflowBundle } from '../helpers/temporal.js';
+import { startFakeOpenAI } from '../helpers/fake-openai-server.js';
+import type { ReplySource } from '../helpers/fake-llm-http.js';
+import { createWorkers } from '../../workers/create-workers.js';
+import { startReproduction } from '../../cli/runs/reproduction-run.js';
+import { repoRoot } from '../../lib/paths.js';
+import type { ReproductionResult } from '../../workflows/reproduction/index.js';
+import { saveEnv } from '../helpers/env.js';
+
+export const TASK = path.join(repoRoot, 'data/tasks/smoke/task_smoke_dimer_pipeline.json');
+const CASSETTE = JSON.parse(readFileSync(path.join(repoRoot, 'data/cassettes/task_smoke_dimer_pipeline.json'), 'utf8')) as { entries: { role: string; json: any }[] };
+export const byRole = (role: string) => CASSETTE.entries.find((e) => e.role === role)!.json;
+export const PLAN = CASSETTE.entries.filter((e) => e.role === 'author')[0]!.json;
+export const SUMMARY = CASSETTE.entries.filter((e) => e.role === 'author')[1]!.json;
+export const GOOD_SCRIPT: string = byRole('coder').script;
+
+export interface RuleRun<L> {
+  result: ReproductionResult;
+  report: any;
+  log: L;
+  requests: number;
+}
+
+/** The task run with `rules(false)` and then `rules(true)` answering, on in-process workers. */
+export async function runCleanAndFault<L>(rules: (fault: boolean) => { reply: ReplySource; log: L }): Promise<{ clean: RuleRun<L>; fault: RuleRun<L> }> {
+  const address = await ensureServer();
+  const { client, connection } = await testClient();
+  const wconn = await NativeConnection.connect({ address });
+  const workers = await createWorkers(wconn, 'default', 'all', { workflowBundle: await workflowBundle() });
+  const restoreEnv = saveEnv('OPENAI_API_KEY', 'OPENAI_BASE_URL');
+  const runs: Partial<Record<'clean' | 'fault', RuleRun<L>>> = {};
+  try {
+    const [orch, sim] = workers;
+    await orch!.runUntil(sim!.runUntil((async () => {
+      for (const fault of [false, true]) {
+        const fake = await startFakeOpenAI({ apiKey: 'sk-loopback' });
+        const model = rules(fault);
+        for (let i = 0; i < 60; i++) fake.enqueue(model.reply);
+        process.env.OPENAI_API_KEY = 'sk-loopback';
+        process.env.OPENAI_BASE_URL = fake.baseUrl;
+        try {
+          const started = await startReproduction(client, TASK, { model: 'openai:gpt-4o-mini' });
+          const result = (await started.handle.result()) as ReproductionResult;
+          runs[fault ? 'fault' : 'clean'] = { result, report: JSON.parse(readFileSync(result.report!.jsonPath, 'utf8')), log: model.log, requests: fake.requests.length };
+        } finally {
+          await fake.close();
+        }
+      }
+    })()));
+  } finally {
+    restoreEnv();
+    await connection.close();
+    await wconn.close();
+  }
+  return runs as { clean: RuleRun<L>; fault: RuleRun<L> };
+}
