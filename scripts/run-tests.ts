@@ -25,6 +25,7 @@ import { WORKFLOW_BUNDLE_ENV } from '../workers/workflow-bundle.js';
 const DRILL_SUFFIX = '.drill.test.ts';
 /** A file that runs longer than this is killed and counted failed: a hung test must not hang CI. Drills run long by design. */
 const fileTimeoutMs = (file: string) => (file.endsWith(DRILL_SUFFIX) ? 75 : 30) * 60_000;
+const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 const TIMES_CACHE = path.join(repoRoot, '.stamps', 'test-times.json');
 const SEED_TIMES = path.join(repoRoot, 'tests', 'file-times.json');
 
@@ -129,6 +130,12 @@ console.log(`# set-up ${(setupMs / 1000).toFixed(1)} s; ${files.length} files, $
 interface FileResult {
   file: string;
   ms: number;
+  /**
+   * CPU seconds of the file's process and the descendants it reaped (GNU time): the test and its
+   * in-process workers; sandbox runs, reaped inside their own PID namespaces, are mostly not in it.
+   * Null without GNU time.
+   */
+  cpuS: number | null;
   code: number | null;
   counts: Record<string, number>;
 }
@@ -138,8 +145,11 @@ function runFile(file: string): Promise<FileResult> {
   const start = performance.now();
   const name = `${path.basename(file, '.test.ts').replace(/[^a-z0-9]+/gi, '-')}-${randomUUID().slice(0, 8)}`;
   const fileEnv = { ...env, [QUEUE_PREFIX_ENV]: `test-${name}`, PHYSVEC_STATE_DIR: path.join(suiteDir, 'files', name) };
+  // Where the suite's CPU goes (on 2 cores the wall time is CPU-bound): GNU time, when the host has it.
+  const cpuFile = GNU_TIME ? path.join(suiteDir, `${name}.cpu`) : null;
+  const argv = [process.execPath, '--import', 'tsx', '--test', '--test-reporter=spec', file];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', file], {
+    const child = spawn(cpuFile ? GNU_TIME! : argv[0]!, cpuFile ? ['-o', cpuFile, '-f', '%U %S', ...argv] : argv.slice(1), {
       cwd: repoRoot,
       env: fileEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -169,9 +179,10 @@ function runFile(file: string): Promise<FileResult> {
         counts.fail = 1;
         counts.tests += 1;
       }
-      console.log(`\n# ── ${file} (${(ms / 1000).toFixed(1)} s, exit ${code}) ──`);
+      const cpuS = cpuFile ? cpuSeconds(cpuFile) : null;
+      console.log(`\n# ── ${file} (${(ms / 1000).toFixed(1)} s${cpuS === null ? '' : `, CPU ${cpuS.toFixed(0)} s`}, exit ${code}) ──`);
       process.stdout.write(out.replace(/^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) .*\n?/gm, ''));
-      resolve({ file, ms, code, counts });
+      resolve({ file, ms, cpuS, code, counts });
     });
   });
 }
@@ -187,14 +198,15 @@ await stopServer();
 
 const wallMs = performance.now() - t0;
 const byTime = [...results].sort((a, b) => b.ms - a.ms);
-const row = (r: FileResult) => `#   ${(r.ms / 1000).toFixed(1).padStart(7)}  ${r.file}${r.code === 0 ? '' : '  FAILED'}`;
-console.log('\n# per-file wall times (s)');
+const row = (r: FileResult) => `#   ${(r.ms / 1000).toFixed(1).padStart(7)} ${r.cpuS === null ? '' : r.cpuS.toFixed(0).padStart(6)}  ${r.file}${r.code === 0 ? '' : '  FAILED'}`;
+console.log(`\n# per-file times (s): wall${GNU_TIME ? ', CPU of the test process and what it reaped (sandbox runs mostly not)' : ''}`);
 for (const r of [...results].sort((a, b) => a.file.localeCompare(b.file))) console.log(row(r));
 console.log('# slowest 10:');
 for (const r of byTime.slice(0, 10)) console.log(row(r));
 const fileSum = results.reduce((s, r) => s + r.ms, 0);
+const cpuSum = results.reduce((s, r) => s + (r.cpuS ?? 0), 0);
 const busy = hostCpuBusy(cpuAtStart);
-console.log(`# wall ${(wallMs / 60_000).toFixed(1)} min (set-up ${(setupMs / 1000).toFixed(0)} s; files ${(fileSum / 60_000).toFixed(1)} min summed; ${concurrency} at a time on ${os.availableParallelism()} cores, host CPU ${busy} busy, load average at the end ${os.loadavg()[0]!.toFixed(1)}); tier: ${opts.all ? 'all' : opts.drills ? 'drills' : 'default'}`);
+console.log(`# wall ${(wallMs / 60_000).toFixed(1)} min (set-up ${(setupMs / 1000).toFixed(0)} s; files ${(fileSum / 60_000).toFixed(1)} min summed${GNU_TIME ? `, CPU ${(cpuSum / 60).toFixed(1)} min` : ''}; ${concurrency} at a time on ${os.availableParallelism()} cores, host CPU ${busy} busy, load average at the end ${os.loadavg()[0]!.toFixed(1)}); tier: ${opts.all ? 'all' : opts.drills ? 'drills' : 'default'}`);
 const failed = results.filter((r) => r.code !== 0);
 if (failed.length) console.log(`# failed files: ${failed.map((r) => r.file).join(', ')}`);
 for (const key of COUNTED) console.log(`ℹ ${key} ${results.reduce((s, r) => s + (r.counts[key] ?? 0), 0)}`);
@@ -219,6 +231,16 @@ function run(cmd: string, args: string[], childEnv: NodeJS.ProcessEnv): Promise<
     child.on('error', reject);
     child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${args.slice(2).join(' ')} exited ${code}: ${err.slice(-2000)}`))));
   });
+}
+
+function cpuSeconds(file: string): number | null {
+  try {
+    // GNU time's report is the last line (a killed child adds a "Command terminated" line before it).
+    const [user, sys] = readFileSync(file, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
+    return Number.isFinite(user) && Number.isFinite(sys) ? user! + sys! : null;
+  } catch {
+    return null;
+  }
 }
 
 async function timed(what: string, p: Promise<void>): Promise<void> {

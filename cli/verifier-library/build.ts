@@ -147,7 +147,7 @@ async function buildProfile(profile: ToolchainProfile, opts: BuildVerifierLibrar
       return entryOf(p, profile, null, undefined, `not run: ${profile.name} is ${status.state} here (${status.reason ?? 'no reason given'})`);
     });
   } else {
-    const runCheck = (opts.runCheck ?? ((lang: VerifierLanguage) => sandboxRunCheck(lang)))(language);
+    const runCheck = (opts.runCheck ?? ((lang: VerifierLanguage) => sandboxRunCheck(lang, {}, profile.name)))(language);
     const outcomes = await mapLimit(runnable, opts.concurrency ?? 2, async (p) => {
       const run = await runCheck(filesFor(p, known), p.checkFile, opts.timeoutMs ?? 240_000);
       const verdict = judge(run);
