@@ -69,8 +69,9 @@ export const LLM_ACTIVITY: ActivityOptions = {
 
 /**
  * Times a sandbox run may fail for a reason of its own (an exception in the activity: store I/O, a
- * bug) before it gives up. Worker crashes and shutdowns do not count (activities/sandbox/run-script.ts):
- * a script's own failure is a result (exit code, stderr), not an activity failure.
+ * bug) before it gives up. Worker crashes, shutdowns and the host's full disk (HostDiskFull, retried
+ * after its own ~30 s delay) do not count (activities/sandbox/run-script.ts): a script's own failure
+ * is a result (exit code, stderr), not an activity failure.
  */
 export const SANDBOX_OWN_FAILURE_LIMIT = 4;
 

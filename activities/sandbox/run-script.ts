@@ -12,13 +12,25 @@
 // - heartbeats also carry the script's latest physvec_runtime progress values and its checkpoint
 //   manifest (runners/sandbox/run-state): every heartbeat snapshots the checkpoint dir into the
 //   artifact store, and an attempt that finds a checkpoint in the previous attempt's details
-//   restores it into the new work dir before the script starts — on whichever worker takes it.
+//   restores it into the new work dir before the script starts — on whichever worker takes it;
+// - the host's full disk is no result of the script and no own failure either
+//   (runners/sandbox/host-disk.ts): a run it made fail is a retryable HostDiskFull failure, retried
+//   after HOST_DISK_RETRY_DELAY_MS and not counted; every attempt first waits (heartbeating,
+//   cancellable) until the disk has room, so the run goes on by itself once space is freed.
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { ArtifactStore, artifactStore } from '../../lib/artifacts/store.js';
 import { BadInputError } from '../../lib/errors.js';
 import type { SandboxHeartbeat, SandboxRequestInput, SandboxResult } from '../../schemas/sandbox.js';
-import { parseSandboxRequest, runSandboxed, SandboxCancelledError, RunnerUnavailableError } from '../../runners/sandbox/index.js';
+import {
+  hostDiskFor,
+  HostDiskFullError,
+  parseSandboxRequest,
+  runSandboxed,
+  SandboxCancelledError,
+  RunnerUnavailableError,
+  type FreeSpaceProbe,
+} from '../../runners/sandbox/index.js';
 import { previousRunState, RunStateWatcher } from '../../runners/sandbox/run-state/index.js';
 import { SANDBOX_OWN_FAILURE_LIMIT } from '../../temporal-config/timeouts.js';
 
@@ -34,12 +46,20 @@ export interface SandboxActivityOptions {
   /** How often the running sandbox heartbeats (default 5 s; the SDK throttles what reaches the server). */
   heartbeatMs?: number;
   limits?: QueueSandboxLimits;
+  /** How the host's free space is read (tests say "1 MiB free"); default fs.statfs. */
+  freeSpace?: FreeSpaceProbe;
+  /** Retry delay after a HostDiskFull failure (default HOST_DISK_RETRY_DELAY_MS). */
+  hostDiskRetryDelayMs?: number;
 }
 
 /** Failure type of an attempt cut short by worker shutdown; retryable by design. */
 export const WORKER_SHUTDOWN_FAILURE = 'WorkerShutdown';
 /** Failure type of the run's last own failure (non-retryable). */
 export const SANDBOX_OWN_FAILURE = 'SandboxOwnFailure';
+/** Failure type of an attempt the host's full disk made fail; retryable, and not an own failure. */
+export const HOST_DISK_FULL_FAILURE = 'HostDiskFull';
+/** Freeing disk space takes a person minutes: no point retrying at the policy's 5 s. */
+export const HOST_DISK_RETRY_DELAY_MS = 30_000;
 
 /** Own failures of earlier attempts, carried in every heartbeat so the count survives a crash. */
 function ownFailuresSoFar(details: unknown): number {
@@ -61,10 +81,28 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
         throw err;
       }
       const ownFailures = ownFailuresSoFar(ctx.info.heartbeatDetails);
-      const runState = new RunStateWatcher(store, previousRunState(ctx.info.heartbeatDetails));
+      const hostDisk = hostDiskFor(store, opts.freeSpace);
+      const runState = new RunStateWatcher(store, previousRunState(ctx.info.heartbeatDetails), undefined, (err) => hostDisk.noteWriteError(err));
       const label = req.label ?? null;
+      const run = `sandbox run${label ? ` ${label}` : ''}`;
       // Until this attempt's first snapshot, the previous checkpoint stays in the details: dying early loses nothing.
       ctx.heartbeat({ phase: 'starting', label, ownFailures, ...runState.details() });
+      try {
+        await hostDisk.waitForRoom({
+          signal: ctx.cancellationSignal,
+          pollMs: opts.heartbeatMs,
+          onWait: (shortage) => ctx.heartbeat({ phase: 'waiting-for-disk', label, ownFailures, hostDisk: shortage, ...runState.details() }),
+          log: (line) => {
+            ctx.log.warn(`${run}: ${line}`);
+          },
+        });
+      } catch (err) {
+        if (!ctx.cancellationSignal.aborted) throw err;
+        throw cancellationFailure(ctx.cancellationSignal.reason, {
+          shutdown: `the worker shut down while ${run} waited for disk space; the run will be retried`,
+          cancelled: `${run} was cancelled while it waited for disk space`,
+        });
+      }
       let running = true;
       // The run's latest counters (run id, elapsed, output bytes), repeated in a beat a checkpoint triggers.
       let lastInfo: Partial<SandboxHeartbeat> = {};
@@ -76,6 +114,7 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
           store,
           signal: ctx.cancellationSignal,
           heartbeatMs: opts.heartbeatMs,
+          hostDisk,
           beforeStart: async ({ privateDir }) => {
             const restored = await runState.attach(privateDir, ctx.info.attempt);
             if (restored > 0) ctx.log.info(`sandbox run ${req.label ?? ''}: restored ${restored} checkpoint file(s) from an earlier attempt`);
@@ -88,9 +127,21 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
           },
         });
       } catch (err) {
-        if (err instanceof SandboxCancelledError) throw cancellationFailure(err, ctx.cancellationSignal.reason);
+        if (err instanceof SandboxCancelledError) throw runCancellationFailure(err, ctx.cancellationSignal.reason);
         if (err instanceof RunnerUnavailableError) {
           throw ApplicationFailure.create({ type: 'RunnerUnavailableError', message: err.message, nonRetryable: true });
+        }
+        if (err instanceof HostDiskFullError) {
+          // The count stays as it was: the host's disk is nobody's failure the run should pay for.
+          ctx.heartbeat({ phase: 'host-disk-full', label, ownFailures, hostDisk: err.shortage, ...runState.details() });
+          throw ApplicationFailure.create({
+            type: HOST_DISK_FULL_FAILURE,
+            message: `${run}: ${err.message}`,
+            nonRetryable: false,
+            nextRetryDelay: opts.hostDiskRetryDelayMs ?? HOST_DISK_RETRY_DELAY_MS,
+            details: [err.shortage],
+            cause: err,
+          });
         }
         const failures = ownFailures + 1;
         ctx.heartbeat({ phase: 'failed', label, ownFailures: failures, ...runState.details() });
@@ -115,16 +166,20 @@ function withQueueLimits<R extends { memoryMb: number; timeoutMs: number }>(req:
   };
 }
 
-function cancellationFailure(err: SandboxCancelledError, reason: unknown): Error {
+function runCancellationFailure(err: SandboxCancelledError, reason: unknown): Error {
   const summary = { runId: err.result.runId, durationMs: Math.round(err.result.durationMs), stderrTail: err.result.stderrTail.slice(-1000) };
+  return cancellationFailure(reason, {
+    shutdown: `the worker shut down during sandbox run ${err.result.runId}; its processes were killed and the run will be retried`,
+    cancelled: err.message,
+  }, summary);
+}
+
+/** Worker shutdown → a retryable WorkerShutdown failure; any other cancellation → the attempt ends cancelled. */
+function cancellationFailure(reason: unknown, messages: { shutdown: string; cancelled: string }, summary?: Record<string, unknown>): Error {
+  const details = summary ? [summary] : [];
   if (reason instanceof CancelledFailure && reason.message === 'WORKER_SHUTDOWN') {
-    return ApplicationFailure.create({
-      type: WORKER_SHUTDOWN_FAILURE,
-      message: `the worker shut down during sandbox run ${err.result.runId}; its processes were killed and the run will be retried`,
-      nonRetryable: false,
-      details: [summary],
-    });
+    return ApplicationFailure.create({ type: WORKER_SHUTDOWN_FAILURE, message: messages.shutdown, nonRetryable: false, details });
   }
   // Rethrowing the SDK's own CancelledFailure makes the attempt end as cancelled (or timed out).
-  return reason instanceof CancelledFailure ? reason : new CancelledFailure(err.message, [summary]);
+  return reason instanceof CancelledFailure ? reason : new CancelledFailure(messages.cancelled, details);
 }

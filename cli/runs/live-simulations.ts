@@ -1,9 +1,13 @@
 // Running simulations of a workflow, read from its pending activities' heartbeat details (describe()
 // → pendingActivities[].heartbeatDetails): the sandbox activity heartbeats the script's latest
 // physvec_runtime progress values and checkpoint, so the CLI shows them without asking the workflow
-// (no query, no workflow change, answers while the orchestration worker is down).
+// (no query, no workflow change, answers while the orchestration worker is down). A run held up by
+// the host's full disk says so: the attempt waiting for space carries the shortage in its details,
+// and a failed attempt awaiting its retry has the HostDiskFull failure as its last failure.
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
+import { describeShortage } from '../../runners/sandbox/host-disk.js';
+import { HostDiskShortage } from '../../schemas/host-disk.js';
 import { RunStateDetails, type CheckpointState, type SimulationProgress } from '../../schemas/run-state.js';
 
 type PendingActivity = temporal.api.workflow.v1.IPendingActivityInfo;
@@ -15,6 +19,10 @@ export interface LiveSimulation {
   elapsedMs: number | null;
   progress: SimulationProgress | null;
   checkpoint: CheckpointState | null;
+  /** The host file system this attempt waits on before it starts (heartbeat phase 'waiting-for-disk'). */
+  waitingForDisk: HostDiskShortage | null;
+  /** The previous attempt's failure (the server keeps it while the activity is retried), e.g. HostDiskFull. */
+  lastFailure: { type: string | null; message: string } | null;
   /** One line for people: "final run: sweep 7/20, E -15.4066 (attempt 2; checkpoint …, restored) 3m12s". */
   line: string;
 }
@@ -76,7 +84,15 @@ export function simulationLine(s: Omit<LiveSimulation, 'line'>): string {
   if (s.checkpoint) notes.push(`checkpoint ${s.checkpoint.files} file(s), ${Math.round(s.checkpoint.bytes / 1024)} KiB, ${s.checkpoint.uploads} upload(s)${s.checkpoint.restoredAtAttempt ? ', restored' : ''}`);
   if (notes.length) parts.push(`(${notes.join('; ')})`);
   if (s.elapsedMs !== null) parts.push(duration(s.elapsedMs));
+  if (s.waitingForDisk) parts.push(`— waiting for disk space: ${describeShortage(s.waitingForDisk)}; free space on ${s.waitingForDisk.mount}`);
+  else if (s.lastFailure) parts.push(`— last failure${s.lastFailure.type ? ` [${s.lastFailure.type}]` : ''}: ${s.lastFailure.message.slice(0, 600)}`);
   return `${labelText(s.label, s.activity)}: ${parts.join(' ')}`;
+}
+
+function lastFailureOf(a: PendingActivity): LiveSimulation['lastFailure'] {
+  const f = a.lastFailure;
+  if (!f?.message) return null;
+  return { type: f.applicationFailureInfo?.type ?? null, message: f.message };
 }
 
 /** Sandbox runs among `pending` (the raw describe response's pendingActivities), with their progress. */
@@ -93,6 +109,8 @@ export function liveSimulations(pending: readonly PendingActivity[] | null | und
       elapsedMs: typeof details.elapsedMs === 'number' ? details.elapsedMs : null,
       progress: state.success ? state.data.progress ?? null : null,
       checkpoint: state.success ? state.data.checkpoint ?? null : null,
+      waitingForDisk: details.phase === 'waiting-for-disk' ? (HostDiskShortage.safeParse(details.hostDisk).data ?? null) : null,
+      lastFailure: lastFailureOf(a),
     };
     out.push({ ...base, line: simulationLine(base) });
   }

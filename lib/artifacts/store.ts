@@ -37,8 +37,14 @@ export class ArtifactStore {
     } catch {
       await fs.mkdir(path.dirname(target), { recursive: true });
       const tmp = `${target}.${randomUUID()}.tmp`;
-      await write(tmp);
-      await fs.rename(tmp, target);
+      try {
+        await write(tmp);
+        await fs.rename(tmp, target);
+      } catch (err) {
+        // A write cut short (ENOSPC on a full disk) must not leave its half file to keep the disk full.
+        await fs.rm(tmp, { force: true }).catch(() => undefined);
+        throw err;
+      }
     }
   }
 

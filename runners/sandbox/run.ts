@@ -8,7 +8,8 @@
 // (run-hold.ts); if a warm start is impossible the run starts cold and `result.start` says why. A
 // watchdog kills the run on an OOM kill in its cgroup or past its disk cap. Whatever the host lacks
 // is run without and reported in `result.isolation`; the wall-clock timeout, the environment
-// allow-list and bounded output capture always apply. Cleanup never throws past the result.
+// allow-list and bounded output capture always apply. Cleanup never throws past the result. A run
+// that failed because the host's disk is full is no result at all: HostDiskFullError (host-disk.ts).
 import { constants as osConstants } from 'node:os';
 import { ArtifactStore, artifactStore } from '../../lib/artifacts/store.js';
 import { badInputFromZod } from '../../lib/errors.js';
@@ -26,6 +27,7 @@ import { retryLeftCgroups, sweepStaleCgroupsOnce } from './cgroup.js';
 import { spawnChain, type ChainProcess } from './chain.js';
 import { collectProducedFiles } from './collect.js';
 import { buildLaunch, type Launch } from './launch.js';
+import { hostDiskFor, type HostDisk } from './host-disk.js';
 import { HeadTailCapture } from './output-capture.js';
 import { isolationModeFromEnv, planIsolation, protectionsInForce, type IsolationMode } from './plan.js';
 import { probeIsolation, type IsolationProbe } from './probe.js';
@@ -56,6 +58,12 @@ export interface RunSandboxOptions {
   beforeStart?: (dirs: { workDir: string; privateDir: string }) => Promise<void>;
   /** Where the run's wall time went, phase by phase (called once, after clean-up). */
   onPhases?: (phases: Phases) => void;
+  /**
+   * Judges whether a failed run was the host's full disk (then HostDiskFullError is thrown instead of
+   * a result); the caller passes its own to share worker-side write errors and a free-space probe.
+   * Default: the sandbox root's and the store's file systems, by statfs.
+   */
+  hostDisk?: HostDisk;
 }
 
 export class SandboxCancelledError extends Error {
@@ -101,7 +109,13 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
   }
   const taken = await takePrestartedFor(req, runner, planned, store);
   clock.mark(taken ? 'request, probe, sweeps, take the pre-started chain' : 'request, probe, sweeps');
-  const hold = await holdRun(taken, runner, planned);
+  const hostDisk = opts.hostDisk ?? hostDiskFor(store);
+  let hold: RunHold;
+  try {
+    hold = await holdRun(taken, runner, planned);
+  } catch (err) {
+    throw await hostDisk.explain(err);
+  }
   let start: StartPath | null = null;
   try {
     await writeInputs(hold.workDir, req.files, store);
@@ -124,7 +138,13 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
     const result = await resultOf(req, hold, start, launch, outcome, store, clock);
     traceStart(start);
     if (outcome.killedReason === 'cancelled') throw new SandboxCancelledError(result, opts.signal?.reason);
+    // Judged before the work dir goes: what the run wrote still takes its space.
+    const hostFull = await hostDisk.afterRun(result, hold.workDir);
+    if (hostFull) throw hostFull;
     return result;
+  } catch (err) {
+    // A worker-side write (inputs, checkpoint restore, logs, produced files) that found the disk full.
+    throw await hostDisk.explain(err, hold.workDir);
   } finally {
     await releaseHold(hold);
     clock.mark('clean-up');

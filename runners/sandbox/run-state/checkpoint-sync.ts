@@ -45,6 +45,8 @@ export class CheckpointSync {
     private readonly dir: string,
     private readonly limits: CheckpointLimits,
     previous?: CheckpointState,
+    /** A snapshot that failed (the store's disk full, say): told, so a run that then fails can be judged (runners/sandbox/host-disk.ts). */
+    private readonly onWriteError?: (err: unknown) => void,
   ) {
     this.state = previous ? { ...previous, skipped: undefined } : undefined;
   }
@@ -76,6 +78,7 @@ export class CheckpointSync {
     try {
       await this.snapshot();
     } catch (err) {
+      this.onWriteError?.(err);
       if (this.state) this.state = { ...this.state, skipped: `snapshot failed: ${(err as Error).message}`.slice(0, 300) };
     }
     return this.state;

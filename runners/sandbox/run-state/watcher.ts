@@ -36,6 +36,8 @@ export class RunStateWatcher {
     private readonly store: ArtifactStore,
     private readonly previous: RunStateDetails,
     private readonly limits: CheckpointLimits = checkpointLimitsFromEnv(),
+    /** Told of every failed checkpoint snapshot (see CheckpointSync). */
+    private readonly onWriteError?: (err: unknown) => void,
   ) {
     this.progress = previous.progress;
   }
@@ -45,7 +47,7 @@ export class RunStateWatcher {
     const paths = runStatePaths(privateDir);
     this.progressFile = paths.progressFile;
     this.checkpointDir = paths.checkpointDir;
-    this.sync = new CheckpointSync(this.store, paths.checkpointDir, this.limits, this.previous.checkpoint);
+    this.sync = new CheckpointSync(this.store, paths.checkpointDir, this.limits, this.previous.checkpoint, this.onWriteError);
     return this.sync.restore(attempt);
   }
 
