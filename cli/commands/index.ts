@@ -1,6 +1,6 @@
 // Every CLI verb lives in its own file, named after the verb, exporting `register(program)`; this
 // table wires them. A command line loads only the module of its verb (startup stays short for
-// `status`, `runs`…); help and unknown verbs load them all.
+// `status`, `runs`…, nothing for `--version`); help and unknown verbs load them all.
 import type { Command } from 'commander';
 
 type Register = (program: Command) => void;
@@ -26,9 +26,10 @@ export const COMMANDS: Record<string, Load> = {
 
 export const commandModules: Load[] = Object.values(COMMANDS);
 
-/** The modules a command line needs: its verb's, or every one (help, --version, unknown verbs). */
+/** The modules a command line needs: its verb's, none for `--version`, or every one (help, unknown verbs). */
 export function modulesFor(args: readonly string[]): Load[] {
   const verb = args[0];
+  if (verb === '--version') return [];
   const one = verb !== undefined && Object.hasOwn(COMMANDS, verb) ? COMMANDS[verb] : undefined;
   return one ? [one] : commandModules;
 }
