@@ -114,6 +114,8 @@ export const RunDigest = z.object({
   missingProtections: z.array(z.string()).default([]),
   /** Why the sandbox killed the run, in words ("timed out (limit 300 s)", "killed: out of memory"); absent when it ended by itself. */
   killed: z.string().optional(),
+  /** Why the run's checkpoint was not snapshotted (e.g. too many files): a retried run would start over. */
+  checkpointSkipped: z.string().optional(),
 });
 export type RunDigest = z.infer<typeof RunDigest>;
 

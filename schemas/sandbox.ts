@@ -89,6 +89,12 @@ export const SandboxRequest = z
     memoryMb: z.number().int().min(64).max(1024 * 1024).default(3072),
     /** Disk the run's work dir may take as a whole (past it the run is killed, `killedReason: 'disk'`); no single file may exceed it either. */
     diskMb: z.number().int().min(16).max(1024 * 1024).default(4096),
+    /**
+     * Files, directories and other entries the work dir may hold at once (past it the run is killed,
+     * `killedReason: 'files'`): millions of empty files take no disk to speak of, yet cost the worker
+     * minutes to collect and remove after the run.
+     */
+    maxFiles: z.number().int().min(100).max(10_000_000).default(100_000),
     cpuSeconds: z.number().int().min(1).optional(),
     /** Processes and threads of the run together (its cgroup, and its uid as a second line). */
     maxProcesses: z.number().int().min(4).max(65536).default(256),
@@ -129,7 +135,7 @@ export const Protection = z.enum([
   'run-memory-limit',
   /** One process limit for the whole run (a cgroup), whatever uid its processes have. */
   'run-process-limit',
-  /** The work dir's total size is watched and the run killed past its cap. */
+  /** The work dir's total size and entry count are watched and the run killed past their caps. */
   'disk-limit',
   /** unshare/clone with CLONE_NEWUSER and setns fail inside the sandbox (a seccomp filter). */
   'no-user-namespaces',
@@ -166,8 +172,8 @@ export const SkippedFile = z.object({
 });
 export type SkippedFile = z.infer<typeof SkippedFile>;
 
-/** Why the sandbox killed the run: memory and disk are the run-wide limits (see `usage` for the peaks). */
-export const KilledReason = z.enum(['timeout', 'cancelled', 'output-limit', 'memory', 'disk']).nullable();
+/** Why the sandbox killed the run: memory, disk and files are the run-wide limits (see `usage` for the peaks). */
+export const KilledReason = z.enum(['timeout', 'cancelled', 'output-limit', 'memory', 'disk', 'files']).nullable();
 export type KilledReason = z.infer<typeof KilledReason>;
 
 export const SandboxResult = z.object({
@@ -212,19 +218,33 @@ export const SandboxResult = z.object({
     cpuSeconds: z.number().nullable(),
     maxProcesses: z.number(),
     diskMb: z.number(),
+    /** Absent in results recorded before the cap existed. */
+    maxFiles: z.number().optional(),
   }),
   /** What the run used at its peak; null where the host cannot measure it (no memory cgroup, no du). */
   usage: z.object({
     memoryPeakBytes: z.number().nullable(),
     diskPeakBytes: z.number().nullable(),
+    /** Entries in the work dir at the last count (null: not counted); a count past the cap stops at cap + 1. */
+    filesPeak: z.number().nullable().optional(),
   }),
+  /**
+   * Why the script's checkpoint dir was not snapshotted (too many files, too large): set by the
+   * activity, so a report can tell the reader that a retry would start from scratch.
+   */
+  checkpointSkipped: z.string().optional(),
   /** Present only when PHYSVEC_KEEP_SANDBOX=1 kept the work directory. */
   workDir: z.string().optional(),
 });
 export type SandboxResult = z.infer<typeof SandboxResult>;
 
+/** Where a run is: setting up, its script running, storing its output and files, removing what it held. */
+export const SandboxPhase = z.enum(['preparing', 'running', 'collecting', 'cleaning']);
+export type SandboxPhase = z.infer<typeof SandboxPhase>;
+
 export const SandboxHeartbeat = z.object({
   runId: z.string(),
+  phase: SandboxPhase,
   elapsedMs: z.number(),
   stdoutBytes: z.number(),
   stderrBytes: z.number(),

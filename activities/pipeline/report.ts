@@ -136,7 +136,7 @@ export async function writeReport(store: ArtifactStore, input: ReportInput): Pro
     convergence: input.convergence,
     repairs: diffs,
     sizeCheck: sizeCheck ?? null,
-    finalRun: input.finalRun ? { exitCode: input.finalRun.exitCode, ...(input.finalRun.killed ? { killed: input.finalRun.killed } : {}), durationMs: input.finalRun.durationMs, results: input.finalRun.results, files: input.finalRun.files.map((f) => ({ path: f.path, sha256: f.ref.sha256 })), missingProtections: input.finalRun.missingProtections } : null,
+    finalRun: input.finalRun ? { exitCode: input.finalRun.exitCode, ...(input.finalRun.killed ? { killed: input.finalRun.killed } : {}), ...(input.finalRun.checkpointSkipped ? { checkpointSkipped: input.finalRun.checkpointSkipped } : {}), durationMs: input.finalRun.durationMs, results: input.finalRun.results, files: input.finalRun.files.map((f) => ({ path: f.path, sha256: f.ref.sha256 })), missingProtections: input.finalRun.missingProtections } : null,
     tokens: input.progress.tokens,
     tokensByStage: input.progress.ledger.byStage,
     tokensByRole: input.progress.ledger.byRole,

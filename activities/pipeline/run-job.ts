@@ -16,6 +16,7 @@ export function killedDescription(r: Pick<SandboxResult, 'timedOut' | 'killedRea
   switch (r.killedReason) {
     case 'memory': return 'killed: out of memory (the run\'s memory limit)';
     case 'disk': return 'killed: the run\'s disk limit was reached';
+    case 'files': return 'killed: it created more files and directories than the run\'s file limit';
     case 'output-limit': return 'killed: it printed more than the output limit';
     case 'cancelled': return 'killed: cancelled';
     default: return undefined;
@@ -28,6 +29,7 @@ export function digestRun(id: string, r: SandboxResult, purpose?: JobPurpose, ti
     id,
     ...(purpose ? { purpose } : {}),
     ...(killed ? { killed } : {}),
+    ...(r.checkpointSkipped ? { checkpointSkipped: r.checkpointSkipped } : {}),
     exitCode: r.exitCode,
     timedOut: r.timedOut,
     durationMs: r.durationMs,

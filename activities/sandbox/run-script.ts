@@ -1,6 +1,8 @@
 // The Temporal face of the sandbox: one activity, runScript, for the simulation queue.
-// - heartbeats carry {elapsedMs, stdoutBytes, stderrBytes}, so a dead worker is noticed within the
-//   heartbeat timeout and the run is retried elsewhere;
+// - heartbeats carry {phase, elapsedMs, stdoutBytes, stderrBytes}, from the run's set-up until its
+//   work dir is removed (collecting and cleaning up after a script that left a huge tree can take
+//   minutes), so a dead worker is noticed within the heartbeat timeout and the run is retried
+//   elsewhere, and a live one is never taken for dead;
 // - cancellation (workflow cancelled, activity timed out) kills the whole sandbox and reports the
 //   activity as cancelled;
 // - worker shutdown kills the sandbox and fails the attempt *retryably*, so another worker reruns it
@@ -110,7 +112,7 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
         if (running) ctx.heartbeat({ ...lastInfo, label, ownFailures, ...runState.details() });
       };
       try {
-        return await runSandboxed(req, {
+        const result = await runSandboxed(req, {
           store,
           signal: ctx.cancellationSignal,
           heartbeatMs: opts.heartbeatMs,
@@ -123,9 +125,14 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
           onHeartbeat: (info) => {
             lastInfo = info;
             beat();
-            void runState.poll().then(beat);
+            // Once the script has ended its checkpoint is final; snapshotting while the work dir is
+            // being removed could store a partial one.
+            if (info.phase === 'preparing' || info.phase === 'running') void runState.poll().then(beat);
+            else runState.close();
           },
         });
+        const checkpointSkipped = runState.skipped();
+        return checkpointSkipped ? { ...result, checkpointSkipped } : result;
       } catch (err) {
         if (err instanceof SandboxCancelledError) throw runCancellationFailure(err, ctx.cancellationSignal.reason);
         if (err instanceof RunnerUnavailableError) {

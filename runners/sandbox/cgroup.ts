@@ -17,6 +17,7 @@
 // child can be forked outside it.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { cgroupOwner, forgetCgroupOwner, markedCgroups, recordCgroupOwner } from './cgroup-owner.js';
 
 export type CgroupController = 'memory' | 'pids';
 
@@ -199,7 +200,13 @@ export class RunCgroup {
 
   static create(host: CgroupHost, runId: string, limits: CgroupLimits): RunCgroup {
     const cg = new RunCgroup(host, runId);
-    for (const d of cg.dirs) mkdirSync(d);
+    recordCgroupOwner(cg.name);
+    try {
+      for (const d of cg.dirs) mkdirSync(d);
+    } catch (err) {
+      cg.removeQuietly();
+      throw err;
+    }
     try {
       const mem = cg.dir('memory');
       const pids = cg.dir('pids');
@@ -304,7 +311,7 @@ export class RunCgroup {
           if ((err as NodeJS.ErrnoException).code !== 'ENOENT') lastError = err as Error;
         }
       }
-      if (!lastError) return;
+      if (!lastError) return forgetCgroupOwner(this.name);
       await new Promise((r) => setTimeout(r, retryDelayMs(attempt)));
     }
     throw new Error(`could not remove cgroup ${this.name}: ${lastError!.message}`);
@@ -312,12 +319,35 @@ export class RunCgroup {
 
   private removeQuietly(): void {
     for (const d of this.dirs) rmdirQuietly(d);
+    forgetCgroupOwner(this.name);
   }
 }
 
-/** Run cgroups an earlier (crashed) worker left: empty ones older than an hour are removed. `active`: run ids of this process. */
+/** No task in `dir` or any cgroup below it. */
+function emptyRecursively(dir: string): boolean {
+  if (readOr(path.join(dir, 'cgroup.procs'), 'x').trim() !== '') return false;
+  return readdirSync(dir, { withFileTypes: true }).every((e) => !e.isDirectory() || emptyRecursively(path.join(dir, e.name)));
+}
+
+/** rmdir `dir` after the cgroups below it, deepest first (a cgroup with children cannot be removed). */
+function rmdirRecursively(dir: string): void {
+  for (const e of readdirSync(dir, { withFileTypes: true })) if (e.isDirectory()) rmdirRecursively(path.join(dir, e.name));
+  rmdirSync(dir);
+}
+
+/** Past this age a cgroup whose maker is unknown is taken to be over (another worker may be setting a younger one up). */
+const UNKNOWN_OWNER_STALE_MS = 3600_000;
+
+/**
+ * Run cgroups whose run is certainly over, removed: no task left in them (recursively), and not a
+ * run of this process (`active`: run ids between creating their cgroup and removing it). A cgroup
+ * whose maker's marker says it is gone or is this process goes at once, whatever its age; a live
+ * worker's are left to it; one whose maker is unknown goes once untouched for an hour. Markers whose
+ * cgroup and maker are both gone are dropped.
+ */
 export function removeStaleCgroups(host: CgroupHost, active: ReadonlySet<string>, now = Date.now()): string[] {
   const removed: string[] = [];
+  const present = new Set<string>();
   for (const parent of new Set(Object.values(host.parents))) {
     let names: string[];
     try {
@@ -326,18 +356,27 @@ export function removeStaleCgroups(host: CgroupHost, active: ReadonlySet<string>
       continue;
     }
     for (const name of names) {
+      present.add(name);
       if (active.has(name.slice(RUN_CGROUP_PREFIX.length))) continue;
+      const owner = cgroupOwner(name);
+      if (owner === 'alive') continue;
       const dir = path.join(parent, name);
       try {
-        // Another worker may share this parent: a young cgroup may be one it is setting up.
-        if (now - statSync(dir).mtimeMs < 3600_000) continue;
-        if (readOr(path.join(dir, 'cgroup.procs'), 'x').trim() !== '') continue;
-        rmdirSync(dir);
+        if (owner === 'unknown' && now - statSync(dir).mtimeMs < UNKNOWN_OWNER_STALE_MS) continue;
+        if (!emptyRecursively(dir)) continue;
+        rmdirRecursively(dir);
         removed.push(dir);
+        present.delete(name);
       } catch {
         // Busy or gone.
+        if (existsSync(dir)) present.add(name);
       }
     }
+  }
+  for (const name of markedCgroups()) {
+    if (present.has(name) || active.has(name.slice(RUN_CGROUP_PREFIX.length))) continue;
+    const owner = cgroupOwner(name);
+    if (owner === 'gone' || owner === 'this-process') forgetCgroupOwner(name);
   }
   return removed;
 }

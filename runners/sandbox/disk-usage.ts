@@ -2,8 +2,9 @@
 // once, at any depth. du walks with openat(), so trees deeper than PATH_MAX are measured too.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
+import { readdirUpTo } from './bounded-readdir.js';
 
 const DU_CANDIDATES = ['/usr/bin/du', '/bin/du'];
 
@@ -11,26 +12,47 @@ export function duBinary(): string | null {
   return DU_CANDIDATES.find((p) => existsSync(p)) ?? null;
 }
 
-/** Bytes under `dir` on its file system, or null when du could not say. */
-export function diskUsageBytes(du: string, dir: string): Promise<number | null> {
+/** One `du -s -x <args> -- dir`: its total, or null when du could not say. */
+function duTotal(du: string, args: string[], dir: string): Promise<number | null> {
   return new Promise((resolve) => {
     // Exit status 1 only means some entry vanished or was unreadable mid-walk; the total still counts.
-    execFile(du, ['-s', '-x', '-B1', '--', dir], { timeout: 60_000, maxBuffer: 1 << 20 }, (_err, stdout) => {
-      const bytes = Number(/^(\d+)/.exec(String(stdout))?.[1]);
-      resolve(Number.isFinite(bytes) ? bytes : null);
+    execFile(du, ['-s', '-x', ...args, '--', dir], { timeout: 60_000, maxBuffer: 1 << 20 }, (_err, stdout) => {
+      const n = Number(/^(\d+)/.exec(String(stdout))?.[1]);
+      resolve(Number.isFinite(n) ? n : null);
     });
   });
+}
+
+/** Bytes under `dir` on its file system, or null when du could not say. */
+export function diskUsageBytes(du: string, dir: string): Promise<number | null> {
+  return duTotal(du, ['-B1'], dir);
+}
+
+/**
+ * Entries below `dir` (files, directories, links; each hard link counted, as each costs an unlink),
+ * or null when du could not say. du walks out of the worker's process, at any depth.
+ */
+export async function entryCount(du: string, dir: string): Promise<number | null> {
+  const inodes = await duTotal(du, ['--inodes', '--count-links'], dir);
+  // du counts `dir` itself.
+  return inodes === null ? null : Math.max(0, inodes - 1);
 }
 
 /** Past this many entries the in-process walk gives up and du measures. */
 const WALK_MAX_ENTRIES = 2_000;
 
+export interface TreeUsage {
+  bytes: number;
+  /** As entryCount(). */
+  entries: number;
+}
+
 /**
- * The same total as `du -s -x -B1` for a small tree, without starting a process (the last check
- * after every run); null when the tree is large, deeper than a path can name, or changes under it
- * (then du measures).
+ * The same totals as du for a small tree, without starting a process (the last check after every
+ * run); null when the tree is large, deeper than a path can name, or changes under it (then du
+ * measures).
  */
-export async function smallTreeUsageBytes(dir: string): Promise<number | null> {
+export async function smallTreeUsage(dir: string): Promise<TreeUsage | null> {
   const seen = new Set<string>();
   let entries = 0;
   let total = 0;
@@ -46,14 +68,14 @@ export async function smallTreeUsageBytes(dir: string): Promise<number | null> {
     }
     total += st.blocks * 512;
     if (!st.isDirectory()) return true;
-    const names = await readdir(p);
-    entries += names.length;
-    if (entries > WALK_MAX_ENTRIES) return false;
-    for (const n of names) if (!(await walk(path.join(p, n)))) return false;
+    const listing = await readdirUpTo(p, WALK_MAX_ENTRIES - entries);
+    entries += listing.entries.length;
+    if (listing.more) return false;
+    for (const e of listing.entries) if (!(await walk(path.join(p, e.name)))) return false;
     return true;
   };
   try {
-    return (await walk(dir)) ? total : null;
+    return (await walk(dir)) ? { bytes: total, entries } : null;
   } catch {
     return null;
   }

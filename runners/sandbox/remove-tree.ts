@@ -4,9 +4,10 @@
 // matter; --one-file-system keeps it from crossing into anything mounted inside. Node's fs.rm is
 // the fallback where rm is missing or fails. A small tree is removed in-process first.
 import { execFile } from 'node:child_process';
-import { existsSync, lstatSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { readdirUpToSync } from './bounded-readdir.js';
 
 const RM_CANDIDATES = ['/usr/bin/rm', '/bin/rm'];
 const RM_TIMEOUT_MS = 10 * 60_000;
@@ -37,9 +38,10 @@ function removeSmallTreeInProcess(dir: string): boolean {
     const st = lstatSync(p);
     if (st.dev !== dev) return false;
     if (!st.isDirectory()) return true;
-    const names = readdirSync(p);
-    entries += names.length;
-    return entries <= IN_PROCESS_MAX_ENTRIES && names.every((n) => small(path.join(p, n), dev));
+    // Bounded: a directory of a million names is not listed in full just to learn it is large.
+    const listing = readdirUpToSync(p, IN_PROCESS_MAX_ENTRIES - entries);
+    entries += listing.entries.length;
+    return !listing.more && listing.entries.every((e) => small(path.join(p, e.name), dev));
   };
   try {
     if (!small(dir, lstatSync(dir).dev)) return false;

@@ -6,7 +6,8 @@
 // zygote.py); in a worker that chain is usually started and armed before the run arrives
 // (prestart.ts). Which of these a run takes is decided once (start-path.ts), from what the run holds
 // (run-hold.ts); if a warm start is impossible the run starts cold and `result.start` says why. A
-// watchdog kills the run on an OOM kill in its cgroup or past its disk cap. Whatever the host lacks
+// watchdog kills the run on an OOM kill in its cgroup or past its disk or file cap; the run
+// heartbeats until everything it held is released (run-heartbeat.ts). Whatever the host lacks
 // is run without and reported in `result.isolation`; the wall-clock timeout, the environment
 // allow-list and bounded output capture always apply. Cleanup never throws past the result. A run
 // that failed because the host's disk is full is no result at all: HostDiskFullError (host-disk.ts).
@@ -38,6 +39,7 @@ import { capInRunCgroup, giveToRunUid, holdRun, releaseHold, type RunHold } from
 import { activeRuns } from './run-resources.js';
 import { chooseStart, coldAfterFailedWarm, profileOf, reportedStart, takePrestartedFor, traceStart, zygoteOf, type StartPath } from './start-path.js';
 import { handOverToWarmRun } from './warm-run.js';
+import { RunHeartbeat } from './run-heartbeat.js';
 import { RunWatchdog } from './watchdog.js';
 import { keepWorkDirs, sweepStaleWorkDirsOnce, writeInputs } from './workdir.js';
 
@@ -116,6 +118,7 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
   } catch (err) {
     throw await hostDisk.explain(err);
   }
+  const heartbeat = new RunHeartbeat(hold.runId, opts.onHeartbeat, opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
   let start: StartPath | null = null;
   try {
     await writeInputs(hold.workDir, req.files, store);
@@ -128,12 +131,12 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
     start = await chooseStart(req, runner, hold);
     let launch = launchFor(req, runner, hold, start);
     clock.mark('launch plan');
-    let outcome = await execute(launch, req, hold, start, opts, clock);
+    let outcome = await execute(launch, req, hold, start, opts, clock, heartbeat);
     if (outcome.warmFailed !== null) {
       // Nothing of the script ran: the same run again, cold.
       start = coldAfterFailedWarm(start, outcome.warmFailed);
       launch = launchFor(req, runner, hold, start);
-      outcome = await execute(launch, req, hold, start, opts, clock);
+      outcome = await execute(launch, req, hold, start, opts, clock, heartbeat);
     }
     const result = await resultOf(req, hold, start, launch, outcome, store, clock);
     traceStart(start);
@@ -146,7 +149,9 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
     // A worker-side write (inputs, checkpoint restore, logs, produced files) that found the disk full.
     throw await hostDisk.explain(err, hold.workDir);
   } finally {
+    heartbeat.enter('cleaning');
     await releaseHold(hold);
+    heartbeat.stop();
     clock.mark('clean-up');
     opts.onPhases?.(clock.phases);
     const profile = start ? profileOf(start) : (taken?.profile ?? null);
@@ -192,8 +197,8 @@ async function resultOf(req: SandboxRequest, hold: RunHold, start: StartPath, la
     // A chain started ahead of its run is reported as the run would have started it (with the script's argv after the holder).
     command: launch.argv,
     envNames: Object.keys(launch.env).sort(),
-    limits: { timeoutMs: req.timeoutMs, memoryMb: req.memoryMb, cpuSeconds: req.cpuSeconds ?? null, maxProcesses: req.maxProcesses, diskMb: req.diskMb },
-    usage: { memoryPeakBytes: outcome.memoryPeakBytes, diskPeakBytes: outcome.diskPeakBytes },
+    limits: { timeoutMs: req.timeoutMs, memoryMb: req.memoryMb, cpuSeconds: req.cpuSeconds ?? null, maxProcesses: req.maxProcesses, diskMb: req.diskMb, maxFiles: req.maxFiles },
+    usage: { memoryPeakBytes: outcome.memoryPeakBytes, diskPeakBytes: outcome.diskPeakBytes, filesPeak: outcome.filesPeak },
     ...(keepWorkDirs() ? { workDir } : {}),
   };
   fitResultToPayload(result);
@@ -216,6 +221,7 @@ async function storeStream(store: ArtifactStore, capture: HeadTailCapture, name:
 interface Outcome {
   memoryPeakBytes: number | null;
   diskPeakBytes: number | null;
+  filesPeak: number | null;
   exitCode: number | null;
   signal: string | null;
   killedReason: KilledReason;
@@ -226,7 +232,7 @@ interface Outcome {
   warmFailed: string | null;
 }
 
-async function execute(launch: Launch, req: SandboxRequest, hold: RunHold, start: StartPath, opts: RunSandboxOptions, clock: PhaseClock): Promise<Outcome> {
+async function execute(launch: Launch, req: SandboxRequest, hold: RunHold, start: StartPath, opts: RunSandboxOptions, clock: PhaseClock, heartbeat: RunHeartbeat): Promise<Outcome> {
   const { runId, workDir } = hold;
   const stdout = new HeadTailCapture(req.maxOutputBytes);
   const stderr = new HeadTailCapture(req.maxOutputBytes);
@@ -250,7 +256,7 @@ async function execute(launch: Launch, req: SandboxRequest, hold: RunHold, start
     handOverToWarmRun(start, { req, runId, workDir, launch, chain, stderr, abandon, clock });
   }
   const watchdog = new RunWatchdog(
-    { cgroup: launch.cgroup, du: launch.plan.du, workDir, diskBytes: req.diskMb * MiB },
+    { cgroup: launch.cgroup, du: launch.plan.du, workDir, diskBytes: req.diskMb * MiB, maxFiles: req.maxFiles },
     (breach) => kill(breach),
   );
   watchdog.start();
@@ -265,20 +271,15 @@ async function execute(launch: Launch, req: SandboxRequest, hold: RunHold, start
   });
 
   const timeout = setTimeout(() => kill('timeout'), req.timeoutMs);
-  const heartbeat = setInterval(() => {
-    try {
-      opts.onHeartbeat?.({ runId, elapsedMs: Math.round(performance.now() - started), stdoutBytes: stdout.totalBytes, stderrBytes: stderr.totalBytes });
-    } catch {
-      // A failing heartbeat sink must not take the run down.
-    }
-  }, opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
+  heartbeat.countOutput(stdout, stderr);
+  heartbeat.enter('running');
   const onAbort = () => kill('cancelled');
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   if (opts.signal?.aborted) onAbort();
 
   try {
     const { code, signal } = await chain.exited;
-   
+    heartbeat.enter('collecting');
     const durationMs = performance.now() - started;
     clock.mark(start.path === 'cold' ? 'cold chain + script' : 'script, its exit, holder and bwrap exit');
     // Sweep stragglers (daemons, orphans) even after a normal exit; inside bwrap they are already gone with the PID namespace.
@@ -302,6 +303,7 @@ async function execute(launch: Launch, req: SandboxRequest, hold: RunHold, start
       stderr,
       memoryPeakBytes: launch.cgroup?.memoryPeak() ?? null,
       diskPeakBytes: watchdog.diskPeakBytes,
+      filesPeak: watchdog.filesPeak,
       warmFailed: killedReason === null ? warmFailed : null,
     };
   } catch (err) {
@@ -310,7 +312,6 @@ async function execute(launch: Launch, req: SandboxRequest, hold: RunHold, start
   } finally {
     await watchdog.stop().catch(() => undefined);
     clearTimeout(timeout);
-    clearInterval(heartbeat);
     opts.signal?.removeEventListener('abort', onAbort);
   }
 }

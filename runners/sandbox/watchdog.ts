@@ -1,12 +1,14 @@
 // Watches a running sandbox for the limits the kernel does not enforce by itself as a whole: an
 // OOM kill inside the run's cgroup (the kernel kills one process; the run as a whole is then
 // killed and reported `killed: memory`) and the disk the work dir takes (past the cap the run is
-// killed, `killed: disk`). Each tick is cheap: one small cgroup file read and at most one du in
-// flight.
+// killed, `killed: disk`), and the entries in it (past the cap, `killed: files`: a script making
+// millions of empty files takes no disk, yet its collection and removal would keep the worker busy
+// for long after it ended). Each tick is cheap: one small cgroup file read and at most one
+// measurement (a du of the bytes and one of the entries, side by side) in flight.
 import type { RunCgroup } from './cgroup.js';
-import { diskUsageBytes, smallTreeUsageBytes } from './disk-usage.js';
+import { diskUsageBytes, entryCount, smallTreeUsage } from './disk-usage.js';
 
-export type LimitBreach = 'memory' | 'disk';
+export type LimitBreach = 'memory' | 'disk' | 'files';
 
 export interface WatchTargets {
   cgroup: RunCgroup | null;
@@ -14,12 +16,15 @@ export interface WatchTargets {
   du: string | null;
   workDir: string;
   diskBytes: number;
+  /** Entries the work dir may hold (files, dirs, links, at any depth). */
+  maxFiles: number;
 }
 
 export const WATCH_INTERVAL_MS = 250;
 
 export class RunWatchdog {
   diskPeakBytes: number | null = null;
+  filesPeak: number | null = null;
   private timer: NodeJS.Timeout | null = null;
   private measuring: Promise<unknown> | null = null;
   private stopped: Promise<void> | null = null;
@@ -48,13 +53,20 @@ export class RunWatchdog {
     }
   }
 
-  /** One du of the work dir (`quick`: walked in-process when small); past the cap it reports the breach. */
+  /** Bytes and entries of the work dir (`quick`: walked in-process when small, else du); past a cap it reports the breach. */
   async measureDisk(quick = false): Promise<void> {
-    if (!this.targets.du) return;
-    const bytes = (quick ? await smallTreeUsageBytes(this.targets.workDir) : null) ?? (await diskUsageBytes(this.targets.du, this.targets.workDir));
-    if (bytes === null) return;
-    this.diskPeakBytes = Math.max(this.diskPeakBytes ?? 0, bytes);
-    if (bytes > this.targets.diskBytes) this.onBreach('disk');
+    const { du, workDir } = this.targets;
+    if (!du) return;
+    const small = quick ? await smallTreeUsage(workDir) : null;
+    const [bytes, entries] = small ? [small.bytes, small.entries] : await Promise.all([diskUsageBytes(du, workDir), entryCount(du, workDir)]);
+    if (bytes !== null) {
+      this.diskPeakBytes = Math.max(this.diskPeakBytes ?? 0, bytes);
+      if (bytes > this.targets.diskBytes) this.onBreach('disk');
+    }
+    if (entries !== null) {
+      this.filesPeak = Math.max(this.filesPeak ?? 0, entries);
+      if (entries > this.targets.maxFiles) this.onBreach('files');
+    }
   }
 
   /** Stop ticking; one last disk measurement catches a run that wrote past the cap and exited between ticks. */

@@ -20,10 +20,13 @@ const TASK = path.join(repoRoot, 'data', 'tasks', 'dmrg', 'task_dmrg_tezuka_1a.j
 test('a killed run says why, with its limit', () => {
   assert.equal(killedDescription({ timedOut: true, killedReason: 'timeout' }, 300_000), 'timed out (limit 300 s)');
   assert.equal(killedDescription({ timedOut: false, killedReason: 'memory' }), "killed: out of memory (the run's memory limit)");
+  assert.equal(killedDescription({ timedOut: false, killedReason: 'files' }), "killed: it created more files and directories than the run's file limit");
   assert.equal(killedDescription({ timedOut: false, killedReason: null }), undefined);
   const digest = digestRun('full', { exitCode: null, timedOut: true, killedReason: 'timeout', durationMs: 300_000, stdoutTail: '', stderrTail: 'TeNPy warning', files: [] } as never, { kind: 'full' }, 300_000);
   assert.equal(digest.killed, 'timed out (limit 300 s)');
   assert.equal(digestRun('ok', { exitCode: 0, timedOut: false, killedReason: null, durationMs: 1, stdoutTail: '', stderrTail: '', files: [] } as never).killed, undefined);
+  const skipped = digestRun('full', { exitCode: 0, timedOut: false, killedReason: null, durationMs: 1, stdoutTail: '', stderrTail: '', files: [], checkpointSkipped: '300 files, more than the 64 allowed' } as never);
+  assert.equal(skipped.checkpointSkipped, '300 files, more than the 64 allowed', 'a checkpoint breach reaches the digest the report shows');
 });
 
 test('a full-size run whose script has only the scaled values is flagged', () => {

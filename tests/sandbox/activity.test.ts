@@ -1,5 +1,7 @@
 // The runScript activity on a real Temporal server: results, bad input, cancellation and worker
-// shutdown (the sandbox is killed and the attempt is retried on another worker).
+// shutdown (the sandbox is killed and the attempt is retried on another worker); and, in a mock
+// activity context that records every heartbeat, the beats after the script has ended and the
+// result of a checkpoint too large to snapshot.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -7,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { WorkflowFailedError, type Client, type Connection } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { createSandboxActivities, WORKER_SHUTDOWN_FAILURE } from '../../activities/sandbox/run-script.js';
 import type { SandboxResult } from '../../schemas/sandbox.js';
@@ -123,5 +126,40 @@ describe('runScript activity on a real Temporal server', () => {
     assert.equal(started.attempt, 2);
     assert.equal(started.lastFailure?.applicationFailureInfo?.type, WORKER_SHUTDOWN_FAILURE);
     assert.equal(started.lastFailure?.applicationFailureInfo?.nonRetryable ?? false, false);
+  });
+});
+
+describe('runScript activity heartbeats and results (mock activity context)', () => {
+  /** One activity run; every heartbeat's details, in order. */
+  async function runActivity(request: Parameters<ReturnType<typeof createSandboxActivities>['runScript']>[0], heartbeatMs: number): Promise<{ result: SandboxResult; beats: Record<string, unknown>[] }> {
+    const env = new MockActivityEnvironment();
+    const beats: Record<string, unknown>[] = [];
+    env.on('heartbeat', (d: unknown) => beats.push(d as Record<string, unknown>));
+    const result = (await env.run(createSandboxActivities(store, { heartbeatMs }).runScript, request)) as SandboxResult;
+    return { result, beats };
+  }
+
+  test('a script that leaves 40 000 files: the activity keeps heartbeating while they are collected and removed', async () => {
+    const t0 = performance.now();
+    const { result, beats } = await runActivity({ language: 'python', entry: 'main.py', files: [hostileScript('make-files.py')], args: ['40000', '0'], timeoutMs: 300_000 }, 50);
+    const totalMs = performance.now() - t0;
+    assert.equal(result.exitCode, 0, result.stderrTail);
+    const after = beats.filter((b) => b.phase === 'collecting' || b.phase === 'cleaning');
+    console.log(`# 40 000 files: script ${(result.durationMs / 1000).toFixed(1)} s, activity ${(totalMs / 1000).toFixed(1)} s; ${beats.length} heartbeats, ${after.length} after the script's exit (${after.filter((b) => b.phase === 'cleaning').length} while cleaning)`);
+    assert.ok(beats.some((b) => b.phase === 'running'), 'beats while the script runs');
+    // Beyond the one beat on entering each phase: the ticker went on.
+    assert.ok(after.length >= 4, `${after.length} heartbeats after the script's exit`);
+    assert.ok(after.some((b) => b.phase === 'cleaning'), 'a beat during the work dir\'s removal');
+    const elapsed = after.map((b) => b.elapsedMs as number);
+    assert.ok(elapsed.at(-1)! > elapsed[0]!, 'the beats after the exit are a live ticker, not one repeated state');
+  });
+
+  test('a checkpoint dir of 2 000 files is not snapshotted, and the result says why', async () => {
+    const { result, beats } = await runActivity({ language: 'python', entry: 'main.py', files: [hostileScript('make-files.py')], args: ['2000', '0', 'checkpoint', '1.5'], timeoutMs: 120_000 }, 200);
+    assert.equal(result.exitCode, 0, result.stderrTail);
+    assert.match(result.checkpointSkipped ?? '', /more than 128 entries, more than the 64 files allowed/);
+    // A snapshot taken while the script had made only a few files is a valid checkpoint; none holds more than the cap.
+    const snapshotted = beats.map((b) => (b.checkpoint as { files?: number } | undefined)?.files ?? 0);
+    assert.ok(Math.max(...snapshotted) <= 64, `snapshots of ${Math.max(...snapshotted)} files`);
   });
 });

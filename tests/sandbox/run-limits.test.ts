@@ -5,13 +5,12 @@
 // than ~2.5 GiB of the shared machine; each prints the peaks it saw.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statfsSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statfsSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import { repoRoot } from '../../lib/paths.js';
 import type { SandboxResult } from '../../schemas/sandbox.js';
 import { probeIsolation, runSandboxed, sandboxRoot, type IsolationProbe } from '../../runners/sandbox/index.js';
-import { removeStaleCgroups, RunCgroup, type CgroupHost } from '../../runners/sandbox/cgroup.js';
 import { allocateSandboxUid } from '../../runners/sandbox/uid.js';
 import { removeStaleWorkDirs, removeWorkDir } from '../../runners/sandbox/workdir.js';
 import { hostileScript, testStore, useTestStateDir } from '../fixtures/hostile/harness.js';
@@ -290,30 +289,5 @@ describe('cleanup never loses a result', () => {
     const removed = await removeStaleWorkDirs();
     assert.ok(removed.includes(kept!), `removed: ${removed.join(', ')}`);
     assert.equal(existsSync(kept!), false);
-  });
-});
-
-describe('stale run cgroups', () => {
-  test('the sweep removes an empty run cgroup left behind and leaves this process\'s live ones', async (t) => {
-    const probe = await probeIsolation();
-    if (!probe.cgroup.ok) return t.skip(`no run cgroups here: ${probe.cgroup.error}`);
-    // A private parent per controller, so the sweep cannot touch anyone else's run cgroups.
-    const real = probe.cgroup.host;
-    const parents = Object.fromEntries(Object.entries(real.parents).map(([c, p]) => [c, path.join(p, `physvec-sweeptest-${process.pid}`)])) as CgroupHost['parents'];
-    for (const p of new Set(Object.values(parents))) mkdirSync(p);
-    const host: CgroupHost = { ...real, parents };
-    try {
-      const left = RunCgroup.create(host, `left-${process.pid}`, { memoryBytes: 64 * MiB, maxProcesses: 8 });
-      const live = RunCgroup.create(host, `live-${process.pid}`, { memoryBytes: 64 * MiB, maxProcesses: 8 });
-      // Young cgroups may be another worker's being set up: kept.
-      assert.deepEqual(removeStaleCgroups(host, new Set()), []);
-      const removed = removeStaleCgroups(host, new Set([`live-${process.pid}`]), Date.now() + 2 * 3600_000);
-      assert.deepEqual(removed.sort(), [...left.dirs].sort());
-      for (const d of left.dirs) assert.equal(existsSync(d), false);
-      for (const d of live.dirs) assert.equal(existsSync(d), true);
-      await live.remove();
-    } finally {
-      for (const p of new Set(Object.values(parents))) rmdirSync(p);
-    }
   });
 });

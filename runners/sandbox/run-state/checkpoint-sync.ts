@@ -3,12 +3,15 @@
 // stored content-addressed, so an unchanged file costs a stat and a rewritten-but-identical one no
 // upload. The manifest (name → ref) is itself an artifact, and its ref travels in the heartbeat.
 // Bounded: past `maxBytes` in all or `maxFiles` files the snapshot is skipped (the previous one
-// stays valid) and the reason is reported. `restore()` writes a manifest's files back before a
+// stays valid) and the reason is reported; the file count is known from a bounded listing before
+// any file is read, so a script that makes 100 000 checkpoint files costs one short listing per
+// heartbeat, not 100 000 reads. `restore()` writes a manifest's files back before a
 // retried run starts.
-import { lstat, mkdir, readdir, realpath, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArtifactStore } from '../../../lib/artifacts/store.js';
 import { CheckpointManifest, type CheckpointEntry, type CheckpointState } from '../../../schemas/run-state.js';
+import { readdirUpTo } from '../bounded-readdir.js';
 import { readConfinedFile } from './confined-read.js';
 
 export interface CheckpointLimits {
@@ -18,6 +21,8 @@ export interface CheckpointLimits {
 
 const MiB = 1024 * 1024;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.+-]{0,127}$/;
+/** Entries listed beyond `maxFiles` before a snapshot is skipped unread: room for the runtime's temporary files mid-save. */
+const LISTING_SLACK = 64;
 
 /** PHYSVEC_CHECKPOINT_MAX_MB (default 1024) and PHYSVEC_CHECKPOINT_MAX_FILES (default 64). */
 export function checkpointLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): CheckpointLimits {
@@ -88,7 +93,9 @@ export class CheckpointSync {
     if (this.realDir === null) return;
     let names: string[];
     try {
-      names = (await readdir(this.dir)).filter((n) => NAME.test(n) && !n.endsWith('.tmp')).sort();
+      const listing = await readdirUpTo(this.dir, this.limits.maxFiles + LISTING_SLACK);
+      if (listing.more) return this.skip(`more than ${this.limits.maxFiles + LISTING_SLACK} entries, more than the ${this.limits.maxFiles} files allowed (PHYSVEC_CHECKPOINT_MAX_FILES)`);
+      names = listing.entries.map((e) => e.name).filter((n) => NAME.test(n) && !n.endsWith('.tmp')).sort();
     } catch {
       return;
     }
@@ -120,6 +127,7 @@ export class CheckpointSync {
       entries.push({ name, ref });
     }
     if (entries.length === 0) return;
+    this.skippedBeforeFirst = undefined;
     const manifest = await this.store.putJson({ files: entries } satisfies CheckpointManifest, 'checkpoint-manifest.json');
     if (manifest.sha256 === this.state?.manifest.sha256) {
       this.state = { ...this.state, skipped: undefined };
