@@ -23,3 +23,15 @@ export function badInputFromZod(err: ZodError, file: string): BadInputError {
   const first = err.issues[0];
   return new BadInputError(describeZodError(err, file), file, first ? first.path.map(String).join('.') : undefined);
 }
+
+/**
+ * The toolchain a run needs could not be confirmed because its check timed out on a busy host: not
+ * bad input (the task and the toolchain may be fine), so the prepare activity turns it into a
+ * retryable failure (TOOLCHAIN_BUSY_FAILURE, activities/pipeline/index.ts) and checks again later.
+ */
+export class ToolchainCheckTimedOutError extends Error {
+  override name = 'ToolchainCheckTimedOutError';
+  constructor(message: string, readonly profile: string, readonly file?: string) {
+    super(message);
+  }
+}

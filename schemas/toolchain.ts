@@ -13,6 +13,12 @@ export const ProbeCommand = z
   .object({
     argv: z.array(z.string()).min(1, 'give at least the command, e.g. ["{interpreter}", "--version"]'),
     timeoutMs: z.number().int().positive().default(60_000),
+    /**
+     * How long all tries together may take when the probe keeps timing out (default 7 × timeoutMs:
+     * tries of timeoutMs, 2×, 4×). A probe that times out proves nothing but a busy host, so it is
+     * tried again with a doubled timeout until this budget is spent (activities/toolchains/probe.ts).
+     */
+    timeoutBudgetMs: z.number().int().positive().optional(),
     /** Some programs (ORCA) print their banner and exit non-zero without an input file. */
     anyExitCode: z.boolean().default(false),
     /** The output (stdout + stderr) must match this, e.g. to tell ORCA from the GNOME screen reader also called `orca`. */
@@ -121,8 +127,12 @@ export const ToolchainConfig = z
   });
 export type ToolchainConfig = z.infer<typeof ToolchainConfig>;
 
-/** available: detected and loads; not installed: interpreter absent; unavailable: present but broken. */
-export const ToolchainState = z.enum(['available', 'not installed', 'unavailable']);
+/**
+ * available: detected and loads; not installed: interpreter absent; unavailable: present but broken;
+ * timed out: a probe did not finish within its whole retry budget: the host was too busy to tell,
+ * which is no evidence that the toolchain is missing (issue 24).
+ */
+export const ToolchainState = z.enum(['available', 'not installed', 'unavailable', 'timed out']);
 export type ToolchainState = z.infer<typeof ToolchainState>;
 
 export const ToolchainStatus = z.object({
@@ -140,6 +150,14 @@ export const ToolchainStatus = z.object({
   language: ToolchainLanguage,
   topics: z.array(Topic),
   detectMs: z.number().nonnegative(),
+  /** State 'timed out' only: the tries' timeouts and the host's load when the last one ran out. */
+  busy: z
+    .object({
+      triesMs: z.array(z.number().int().positive()),
+      load1: z.number().nonnegative(),
+      cores: z.number().int().positive(),
+    })
+    .optional(),
 });
 export type ToolchainStatus = z.infer<typeof ToolchainStatus>;
 
@@ -170,6 +188,11 @@ export const SubstitutionPlan = z.discriminatedUnion('ok', [
   z.object({
     ok: z.literal(false),
     message: z.string(),
+    /**
+     * Set when the plan failed only because a profile it needs could not be confirmed (state 'timed
+     * out'): not bad input, the same task may run once the host is less busy.
+     */
+    unconfirmed: z.object({ profile: z.string(), reason: z.string() }).optional(),
   }),
 ]);
 export type SubstitutionPlan = z.infer<typeof SubstitutionPlan>;

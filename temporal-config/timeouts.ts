@@ -39,6 +39,31 @@ export const LIGHT_ACTIVITY: ActivityOptions = {
 };
 
 /**
+ * How long a reproduction's prepare step may keep waiting for a host busy enough that its toolchain
+ * check times out (a ToolchainBusy failure, activities/pipeline/toolchain-busy.ts): busy periods of
+ * hours (load 50–80 on 2 cores while other benchmarks run, issue 24) delay the run, they do not end it.
+ */
+export const PREPARE_DEADLINE = '6h';
+
+/** The wait after a ToolchainBusy failure before the toolchain is checked again (its nextRetryDelay). */
+export const TOOLCHAIN_BUSY_RETRY_DELAY_MS = 30_000;
+
+/**
+ * The prepare step (task, toolchain detection, substitution plan): a light step, except that on a
+ * busy host one toolchain check may take its whole retry budget (a version probe of 120 s is tried
+ * for 120+240+480 s, activities/toolchains/probe.ts), and detecting every profile for a substitution
+ * plan several of those; so an attempt may last an hour (the worker heartbeats for it meanwhile). Attempts are
+ * unlimited within PREPARE_DEADLINE, so a long busy period cannot use them up; bad input stays
+ * non-retryable. Used by workflows from the patch PREPARE_POLICY_PATCH on (workflows/shared/prepare.ts).
+ */
+export const PREPARE_ACTIVITY: ActivityOptions = {
+  startToCloseTimeout: '1h',
+  scheduleToCloseTimeout: PREPARE_DEADLINE,
+  heartbeatTimeout: '30s',
+  retry: { ...DEFAULT_RETRY, maximumInterval: '60s', maximumAttempts: Number.POSITIVE_INFINITY },
+};
+
+/**
  * How long one LLM call may keep retrying a provider that is down or throttling (from its first
  * attempt's scheduling): outages and rate-limit storms of many minutes are survived, a dead provider
  * still ends the run within this time with one line that says so (activities/llm/errors.ts).

@@ -9,27 +9,13 @@ import { createResultsActivities } from '../activities/results/index.js';
 import { createCampaignActivities } from '../activities/campaign/index.js';
 import { createKbTools, RETRIEVE_TOOL_SPEC } from '../lib/kb/tools.js';
 import { loadKb } from '../lib/kb/search.js';
-import { detectToolchain, detectToolchains } from '../activities/toolchains/detect.js';
-import type { ToolchainStatus } from '../schemas/toolchain.js';
+import { cachedDetection } from '../activities/toolchains/detection-cache.js';
 import { announceSandboxProtections } from '../runners/sandbox/index.js';
 
 type ActivityMap = Record<string, (...args: never[]) => Promise<unknown>>;
 
-const detected = new Map<string, Promise<ToolchainStatus>>();
-/**
- * Toolchain detection runs each profile's interpreter once per worker process, and only for the
- * profiles asked about: a reproduction's prepare asks for its own toolchain (all only to substitute).
- */
-function toolchains(profiles?: readonly string[]): Promise<ToolchainStatus[]> {
-  return detectToolchains({
-    profiles: profiles ? [...profiles] : undefined,
-    detect: (p) => {
-      let status = detected.get(p.name);
-      if (!status) detected.set(p.name, (status = detectToolchain(p)));
-      return status;
-    },
-  });
-}
+/** Toolchain detection, once per worker process and profile (a 'timed out' result is checked again). */
+const toolchains = cachedDetection();
 
 let kbReady: Promise<unknown> | undefined;
 /** Load (or build, once) the knowledge base in the background when the worker starts, so the first retrieve does not pay for it inside an LLM activity. */

@@ -7,6 +7,7 @@ import { agentOutputSchemas } from '../../schemas/agent-outputs.js';
 import { readAnswer, type AnswerRef } from './answers.js';
 import { summarizeScript, type ScriptLanguage } from './script-summary.js';
 import { prepareTask, type AvailableToolchains, type PrepareInput } from './prepare-task.js';
+import { asToolchainBusyFailure } from './toolchain-busy.js';
 import { buildUnitJobs, buildLevelJobs, fullScriptJob, judgeProgramming, backgroundFor } from './programming.js';
 import { applyRepair } from './repair.js';
 import { buildVariantJobs, checkAssertions, mergeQualitative } from './assertions.js';
@@ -35,7 +36,9 @@ export function createPipelineActivities(deps: PipelineDeps) {
   const available = deps.toolchains ?? (async () => []);
   return {
     async prepareTask(input: PrepareInput): Promise<TaskContext> {
-      const ctx = await prepareTask(store, input, available);
+      const ctx = await prepareTask(store, input, available).catch((err: unknown) => {
+        throw asToolchainBusyFailure(err);
+      });
       // Every library function, exactly those each unit harness contains, for the entry-point writer's prompt.
       const bg = backgroundFor(ctx.profile);
       if (bg.functions.length) {

@@ -6,7 +6,7 @@ import type { TaskContext, TaskSize } from '../../schemas/pipeline.js';
 import { applyTaskSize } from '../../lib/tasks/full-size.js';
 import type { ScaledSpec } from '../../schemas/task.js';
 import { loadTaskFile } from '../../lib/tasks/load-task.js';
-import { BadInputError } from '../../lib/errors.js';
+import { BadInputError, ToolchainCheckTimedOutError } from '../../lib/errors.js';
 import { planSubstitution } from '../../lib/toolchains/substitution.js';
 import { profilesForTopic, requireTopic } from '../../lib/toolchains/config.js';
 import { findDemands } from '../../lib/toolchains/demands.js';
@@ -40,8 +40,15 @@ export async function prepareTask(store: ArtifactStore, input: PrepareInput, ava
   // absent, or stands in for another, does the plan need every profile's status (versions, substitutes).
   const candidates = profilesForTopic(requireTopic(loaded.topic));
   const likely = toolchainOpt.toolchain ?? findDemands(request, candidates)[0]?.profile.name ?? candidates[0]?.name;
-  let plan = likely ? planSubstitution(substitutionTask, toolchainOpt, await available([likely])) : null;
-  if (!plan?.ok || plan.substituted) plan = planSubstitution(substitutionTask, toolchainOpt, await available());
+  // A toolchain whose check timed out stops the plan before any substitution is looked for: the host
+  // is busy, the same task may well run here once it is not (issue 24).
+  const planned = (statuses: ToolchainStatus[]) => {
+    const p = planSubstitution(substitutionTask, toolchainOpt, statuses);
+    if (!p.ok && p.unconfirmed) throw new ToolchainCheckTimedOutError(p.message, p.unconfirmed.profile, loaded.file);
+    return p;
+  };
+  let plan = likely ? planned(await available([likely])) : null;
+  if (!plan?.ok || plan.substituted) plan = planned(await available());
   if (!plan.ok) throw new BadInputError(plan.message, loaded.file);
   const chosen = plan.profile;
   // dft_qc: the article's ORCA protocol joins the source; with a substitute, its translation table too.

@@ -1,11 +1,13 @@
 // Detection: is each profile's interpreter here, do its packages load, which versions. Runs our own
-// probe commands (not generated code), so it runs them directly with a minimal environment. Any
-// failure becomes a status with a reason; detection never throws for a broken toolchain.
-import { execa } from 'execa';
+// probe commands (not generated code), so it runs them directly with a minimal environment
+// (probe.ts). Any failure becomes a status with a reason; detection never throws for a broken
+// toolchain. A probe that never finished, however often tried, is 'timed out', not 'unavailable':
+// the host was too busy to tell, and nothing downstream may read that as a missing package.
 import { loadToolchainConfig } from '../../lib/toolchains/config.js';
-import { expandArgv, resolveInterpreter } from '../../lib/toolchains/interpreter.js';
+import { resolveInterpreter } from '../../lib/toolchains/interpreter.js';
 import { mapLimit } from '../../lib/toolchains/map-limit.js';
-import type { ProbeCommand, ToolchainConfig, ToolchainProfile, ToolchainStatus, VersionProbe } from '../../schemas/toolchain.js';
+import type { ToolchainConfig, ToolchainProfile, ToolchainStatus, VersionProbe } from '../../schemas/toolchain.js';
+import { describeBusy, lastLine, runProbe, type ProbeOutcome } from './probe.js';
 
 export interface DetectOptions {
   config?: ToolchainConfig;
@@ -17,6 +19,8 @@ export interface DetectOptions {
   detect?: (profile: ToolchainProfile) => Promise<ToolchainStatus>;
 }
 
+type Failure = Omit<ToolchainStatus, 'profile' | 'language' | 'topics' | 'detectMs'>;
+
 export async function detectToolchains(opts: DetectOptions = {}): Promise<ToolchainStatus[]> {
   const config = opts.config ?? loadToolchainConfig();
   const wanted = opts.profiles ? config.profiles.filter((p) => opts.profiles!.includes(p.name)) : config.profiles;
@@ -26,7 +30,7 @@ export async function detectToolchains(opts: DetectOptions = {}): Promise<Toolch
 export async function detectToolchain(profile: ToolchainProfile): Promise<ToolchainStatus> {
   const started = Date.now();
   const base = { profile: profile.name, language: profile.language, topics: profile.topics };
-  const done = (s: Omit<ToolchainStatus, 'profile' | 'language' | 'topics' | 'detectMs'>): ToolchainStatus => ({
+  const done = (s: Failure): ToolchainStatus => ({
     ...base,
     ...s,
     detectMs: Date.now() - started,
@@ -37,10 +41,11 @@ export async function detectToolchain(profile: ToolchainProfile): Promise<Toolch
       const where = profile.interpreter.includes('/') ? `${profile.interpreter} does not exist` : `\`${profile.interpreter}\` is not on PATH`;
       return done({ available: false, state: 'not installed', versions: {}, version: null, reason: where, interpreter: null });
     }
+    const notDone = (outcome: Exclude<ProbeOutcome, { ok: true }>) => done(probeFailure(profile, interpreter, outcome));
     const detected = await runProbe(profile.detect, interpreter);
-    if (!detected.ok) return done({ available: false, state: 'unavailable', versions: {}, version: null, reason: detected.reason, interpreter });
+    if (!detected.ok) return notDone(detected);
     const probed = await runProbe(profile.versionProbe, interpreter);
-    if (!probed.ok) return done({ available: false, state: 'unavailable', versions: {}, version: null, reason: probed.reason, interpreter });
+    if (!probed.ok) return notDone(probed);
     const versions = parseVersions(profile.versionProbe, probed.output);
     if (profile.versionProbe.output !== 'regex' && Object.keys(versions).length === 0) {
       return done({
@@ -58,30 +63,12 @@ export async function detectToolchain(profile: ToolchainProfile): Promise<Toolch
   }
 }
 
-/** Threads capped and no secrets: probes import heavy packages on a shared machine. */
-function probeEnv(): Record<string, string> {
-  const keep = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TMPDIR', 'OPENBLAS_CORETYPE', 'JULIA_DEPOT_PATH', 'JULIA_PROJECT'];
-  const env: Record<string, string> = { OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1', MKL_NUM_THREADS: '1', JAX_PLATFORMS: 'cpu', JULIA_NUM_THREADS: '1' };
-  for (const k of keep) if (process.env[k] !== undefined) env[k] = process.env[k]!;
-  return env;
-}
-
-type ProbeOutcome = { ok: true; output: string } | { ok: false; reason: string };
-
-async function runProbe(probe: ProbeCommand, interpreter: string): Promise<ProbeOutcome> {
-  const [cmd, ...args] = expandArgv(probe.argv, interpreter);
-  const shown = [probe.argv[0] === '{interpreter}' ? interpreter : cmd, ...probe.argv.slice(1, 2)].join(' ');
-  const r = await execa(cmd!, args, { reject: false, timeout: probe.timeoutMs, env: probeEnv(), extendEnv: false, stdin: 'ignore' });
-  const output = `${r.stdout ?? ''}\n${r.stderr ?? ''}`;
-  if (r.timedOut) return { ok: false, reason: `\`${shown} …\` timed out after ${probe.timeoutMs} ms` };
-  if (r.failed && r.exitCode === undefined) return { ok: false, reason: `\`${shown} …\` could not start: ${r.shortMessage}` };
-  if (r.exitCode !== 0 && !probe.anyExitCode) {
-    return { ok: false, reason: `\`${shown} …\` exited with ${r.exitCode}: ${lastLine(r.stderr ?? '') || lastLine(r.stdout ?? '') || '(no output)'}` };
-  }
-  if (probe.expectPattern && !new RegExp(probe.expectPattern).test(output)) {
-    return { ok: false, reason: `\`${shown} …\` does not look like the expected program (its output does not match /${probe.expectPattern}/): ${lastLine(output) || '(no output)'}` };
-  }
-  return { ok: true, output };
+/** A failed probe's status: 'unavailable' with the probe's reason, or 'timed out' naming the load. */
+function probeFailure(profile: ToolchainProfile, interpreter: string, outcome: Exclude<ProbeOutcome, { ok: true }>): Failure {
+  const base = { available: false, versions: {}, version: null, interpreter } as const;
+  if (!outcome.timedOut) return { ...base, state: 'unavailable', reason: outcome.reason };
+  const reason = `${describeBusy(outcome.command, outcome.busy)}: the host is too busy to confirm ${profile.packageLabel}; it was not found missing`;
+  return { ...base, state: 'timed out', reason, busy: outcome.busy };
 }
 
 function parseVersions(probe: VersionProbe, output: string): Record<string, string> {
@@ -111,9 +98,4 @@ function parseVersions(probe: VersionProbe, output: string): Record<string, stri
     }
   }
   return {};
-}
-
-function lastLine(text: string): string {
-  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
-  return (lines.at(-1) ?? '').slice(0, 300);
 }

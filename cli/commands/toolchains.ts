@@ -29,11 +29,12 @@ export function register(program: Command, deps: ToolchainsCommandDeps = {}): vo
 export function toolchainsText(statuses: readonly ToolchainStatus[], config: ToolchainConfig): string[] {
   const rows = statuses.map((s) => {
     const profile = config.profiles.find((p) => p.name === s.profile)!;
-    const state = s.available ? 'available' : s.state === 'not installed' ? 'not installed' : 'unavailable';
+    // 'timed out' (a busy host) is shown as itself: it is not "unavailable", nothing was found missing.
+    const state = s.available ? 'available' : s.state;
     const packages = Object.entries(s.versions).map(([k, v]) => `${k} ${v}`).join(', ');
     // An unavailable toolchain's reason (often a long import error) goes last, where it widens no column.
     const extra = [
-      s.available ? packages : s.state === 'not installed' ? s.reason ?? '' : s.reason ?? 'detection failed',
+      s.available ? packages : s.reason ?? (s.state === 'not installed' ? '' : 'detection failed'),
       profile.substitutes.length ? `substitute for ${profile.substitutes.map((x) => x.for).join(', ')}` : '',
     ].filter(Boolean);
     return [s.profile, state, s.version ?? '-', s.language, s.topics.join(','), extra.join('; ')];

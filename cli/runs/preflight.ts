@@ -5,6 +5,7 @@
 import { statSync } from 'node:fs';
 import type { PhysvecConfig } from '../../schemas/config.js';
 import type { Topic } from '../../schemas/task.js';
+import type { ToolchainConfig, ToolchainStatus } from '../../schemas/toolchain.js';
 import { BadInputError } from '../../lib/errors.js';
 import { AgentRole, PipelineRole } from '../../schemas/agent-roles.js';
 import { configPath, parseRoleModelFlag } from '../../lib/config.js';
@@ -96,26 +97,41 @@ export interface ToolchainCheck {
   profile: string;
   /** Set when another toolchain stands in for the one the task asks for. */
   substitutionNote?: string;
+  /**
+   * Set when the toolchain could not be confirmed (its check timed out on a busy host): the run
+   * starts anyway and the worker's prepare step checks again; a timeout is not bad input (issue 24).
+   */
+  warning?: string;
 }
 
 /**
  * The toolchain the run will use, planned as the worker's prepare step plans it, from detection on
- * this host: an absent demanded package without `--toolchain <substitute>` stops here, with the rerun hint.
+ * this host: an absent demanded package without `--toolchain <substitute>` stops here, with the rerun
+ * hint; one whose check timed out is a warning, not a stop.
  */
-export async function checkToolchain(task: { id: string; topic: Topic; request: string; toolchain?: string }, flag: string | undefined): Promise<ToolchainCheck> {
+export async function checkToolchain(
+  task: { id: string; topic: Topic; request: string; toolchain?: string },
+  flag: string | undefined,
+  /** Detection of `profiles` (default: probe them on this host now); tests pass fixed statuses. */
+  detect: (config: ToolchainConfig, profiles: string[]) => Promise<ToolchainStatus[]> = (config, profiles) => detectToolchains({ config, profiles }),
+): Promise<ToolchainCheck> {
   const config = loadToolchainConfig();
   if (flag !== undefined && !config.profiles.some((p) => p.name === flag)) {
     throw new BadInputError(`--toolchain ${flag}: unknown toolchain profile; known: ${config.profiles.map((p) => p.name).join(', ')} (\`physvec toolchains\` shows which are installed)`, undefined, 'toolchain');
   }
   const wanted = flag ?? task.toolchain;
   const profiles = [...new Set([...profilesForTopic(task.topic, config).map((p) => p.name), ...(wanted ? [wanted] : [])])];
-  const available = await detectToolchains({ config, profiles });
+  const available = await detect(config, profiles);
   let plan;
   try {
     plan = planSubstitution({ User_requests: task.request, topic: task.topic, id: task.id }, { toolchain: wanted, config }, available);
   } catch (err) {
     if (err instanceof BadInputError) throw new BadInputError(`${flag !== undefined ? `--toolchain ${flag}` : `${task.id}: toolchain`}: ${err.message}`);
     throw err;
+  }
+  if (!plan.ok && plan.unconfirmed) {
+    const { profile, reason } = plan.unconfirmed;
+    return { profile, warning: `could not confirm the toolchain ${profile} (${reason}); the run starts anyway and the worker checks again` };
   }
   if (!plan.ok) throw new BadInputError(flag !== undefined || !task.toolchain ? plan.message : `${task.id}: toolchain "${task.toolchain}": ${plan.message}`);
   return { profile: plan.profile, substitutionNote: plan.substituted ? plan.note : undefined };

@@ -65,6 +65,7 @@ export async function prepareReproduction(taskFile: string, opts: ReproduceOptio
   const raw = inspected.task.task as { User_requests?: string; toolchain?: string };
   const toolchain = await checkToolchain({ id: taskId, topic, request: String(raw.User_requests ?? ''), toolchain: raw.toolchain }, opts.toolchain);
   if (toolchain.substitutionNote) notes.push(toolchain.substitutionNote);
+  if (toolchain.warning) notes.push(toolchain.warning);
   const full = opts.size === 'full';
   if (full) {
     const scaled = ScaledSpec.safeParse((inspected.task.task as { scaled?: unknown }).scaled);

@@ -2,7 +2,9 @@
 // substitution: a rewritten request for the Author and a one-line note for the report. A task that
 // demands an absent package stops with a message unless the user chose a substitute (--toolchain or
 // a configured default); a task that names no package runs with the first available profile of its
-// topic, and if that is not the topic's native one this is reported as a substitution too.
+// topic, and if that is not the topic's native one this is reported as a substitution too. A
+// toolchain whose check timed out (a busy host) is neither present nor absent: a plan that needs it
+// fails as unconfirmed, never with install advice and never by substituting for it (issue 24).
 import { BadInputError } from '../errors.js';
 import { getProfile, languageLabel, loadToolchainConfig, profilesForTopic, requireTopic } from './config.js';
 import { findDemands, namesPattern, splitSentences } from './demands.js';
@@ -43,6 +45,7 @@ export function planSubstitution(task: SubstitutionTask, opts: PlanSubstitutionO
     if (!chosen.topics.includes(topic)) {
       return { ok: false, message: `--toolchain ${chosen.name} serves ${chosen.topics.join('/')} tasks, not ${topic}; profiles for ${topic}: ${candidates.map((p) => p.name).join(', ')}` };
     }
+    if (status.timedOut(chosen.name)) return unconfirmed(status, chosen);
     if (!status.has(chosen.name)) {
       return { ok: false, message: `--toolchain ${chosen.name} was given, but ${chosen.packageLabel} (${languageLabel(chosen.language)}) ${absence(status, chosen)}; ${chosen.installHint}` };
     }
@@ -54,6 +57,7 @@ export function planSubstitution(task: SubstitutionTask, opts: PlanSubstitutionO
   }
 
   if (status.has(original.name)) return { ok: true, profile: original.name, substituted: false };
+  if (status.timedOut(original.name)) return unconfirmed(status, original);
 
   const configured = opts.configDefault ? config.profiles.find((p) => p.name === opts.configDefault) : undefined;
   const configuredSpec = configured && status.has(configured.name) ? specFor(configured, original) : undefined;
@@ -65,6 +69,9 @@ export function planSubstitution(task: SubstitutionTask, opts: PlanSubstitutionO
       const spec = specFor(fallback, original);
       return spec ? substitution(task, original, fallback, spec, false, status, 'the first available profile') : { ok: true, profile: fallback.name, substituted: false };
     }
+    // One the busy host could not confirm may well be there: not a reason to call the task unrunnable.
+    const busy = candidates.find((p) => status.timedOut(p.name));
+    if (busy) return unconfirmed(status, busy);
     return { ok: false, message: `no toolchain for ${topic} tasks is installed here (${candidates.map((p) => `${p.name}: ${absence(status, p)}`).join('; ')})` };
   }
 
@@ -109,6 +116,16 @@ function substitution(
   return { ok: true, profile: chosen.name, substituted: true, original: original.name, rewrittenRequest: rewriteRequest(task.User_requests, original, spec), note };
 }
 
+/** The plan when `profile` could not be confirmed: a busy host, so no advice to install anything. */
+function unconfirmed(status: StatusLookup, profile: ToolchainProfile): SubstitutionPlan {
+  const reason = status.reasonOf(profile.name)?.reason ?? 'its check timed out';
+  return {
+    ok: false,
+    message: `${profile.packageLabel} (profile ${profile.name}) could not be confirmed: ${reason}; the check is repeated when the host is less busy`,
+    unconfirmed: { profile: profile.name, reason },
+  };
+}
+
 /** The substitution spec `chosen` declares for `original`, if any. */
 export function specFor(chosen: ToolchainProfile, original: ToolchainProfile | string): SubstituteSpec | undefined {
   const name = typeof original === 'string' ? original : original.name;
@@ -126,6 +143,8 @@ function suggestion(config: ToolchainConfig, original: ToolchainProfile, status:
 
 interface StatusLookup {
   has(name: string): boolean;
+  /** Its check timed out: neither present nor absent. */
+  timedOut(name: string): boolean;
   get(name: string): ToolchainStatus | undefined;
   /** Detection results including unavailable ones, when given. */
   reasonOf(name: string): { state: ToolchainStatus['state']; reason?: string } | undefined;
@@ -147,6 +166,7 @@ function statusLookup(available: AvailableToolchains): StatusLookup {
   }
   return {
     has: (n) => names.has(n),
+    timedOut: (n) => statuses.get(n)?.state === 'timed out',
     get: (n) => statuses.get(n),
     reasonOf: (n) => statuses.get(n),
   };
@@ -155,5 +175,6 @@ function statusLookup(available: AvailableToolchains): StatusLookup {
 function absence(status: StatusLookup, profile: ToolchainProfile): string {
   const s = status.reasonOf(profile.name);
   if (s?.state === 'unavailable') return `is unavailable here (${s.reason ?? 'detection failed'})`;
+  if (s?.state === 'timed out') return `could not be confirmed here (${s.reason ?? 'its check timed out'})`;
   return 'is not installed here';
 }

@@ -89,7 +89,7 @@ test('a profile whose packages do not load is "unavailable" with the import erro
   assert.match(s.reason!, /ModuleNotFoundError: No module named 'no_such_physics_package_xyz'/);
 });
 
-test('an absent interpreter is "not installed"; a hanging probe and a probe that prints no versions are "unavailable"', async () => {
+test('an absent interpreter is "not installed"; a hanging probe is "timed out" (not "unavailable"); a probe that prints no versions is "unavailable"', async () => {
   const absent = await detectToolchain(variant({ name: 'absent', interpreter: 'no-such-interpreter-xyz' }));
   assert.deepEqual([absent.state, absent.reason], ['not installed', '`no-such-interpreter-xyz` is not on PATH']);
   const missingFile = await detectToolchain(variant({ name: 'gone', interpreter: '.venv/bin/no-such-python' }));
@@ -97,8 +97,9 @@ test('an absent interpreter is "not installed"; a hanging probe and a probe that
   const hanging = await detectToolchain(
     variant({ name: 'hangs', versionProbe: { argv: ['{interpreter}', '-c', 'import time; time.sleep(30)'], output: 'json', timeoutMs: 500 } }),
   );
-  assert.equal(hanging.state, 'unavailable');
-  assert.match(hanging.reason!, /timed out after 500 ms/);
+  // Tried for 0.5 + 1 + 2 s (tests/toolchains/probe-timeout.test.ts covers the retries): a busy host, not a broken toolchain.
+  assert.equal(hanging.state, 'timed out');
+  assert.match(hanging.reason!, /did not finish within 0\.5\+1\+2 s at load [\d.]+ on \d+ cores?: .* it was not found missing$/);
   const silent = await detectToolchain(variant({ name: 'silent', versionProbe: { argv: ['{interpreter}', '-c', 'print("hello")'], output: 'json', timeoutMs: 60_000 } }));
   assert.deepEqual([silent.state, silent.reason], ['unavailable', 'the version probe printed no versions: hello']);
   const impostor = await detectToolchain(

@@ -8,7 +8,7 @@ import { SA } from '../../temporal-config/search-attributes.js';
 import type { Verdict } from '../../schemas/verdict.js';
 import type { WrittenReport } from '../shared/evidence.js';
 import { programmingAccuracy, scientificCounts, splitSpend } from '../shared/run-metrics.js';
-import { light } from '../shared/activities.js';
+import { prepareTaskStep } from '../shared/prepare.js';
 import { runJobs } from '../shared/run-jobs.js';
 import { closeRun, frameMetrics, runStages, startFrame, type Ending, type RunFrame } from '../shared/run-frame.js';
 import { EVALUATION_STAGE, scoreOnce, type Scoring } from './scoring.js';
@@ -36,7 +36,7 @@ export async function runBaseline(
   const run: BaselineRun = { ...frame, framework, input, state: { attempts: progress.attempts, repairs: [] }, scoring: {} };
   const ending = await runStages(run, async () => {
     clock.enter('prepare');
-    const ctx = (run.ctx = await light.prepareTask({ taskFile: input.taskFile, datasetRoot: input.datasetRoot, toolchain: input.toolchain }));
+    const ctx = (run.ctx = await prepareTaskStep({ taskFile: input.taskFile, datasetRoot: input.datasetRoot, toolchain: input.toolchain }));
     progress.taskId = ctx.taskId;
     const env: BaselineEnv = { agents, ctx, limits, runAll: runJobs(ctx.language, limits.runTimeoutMs), enter: (stage, iteration) => clock.enter(stage, iteration) };
     await produce(env, run.state);

@@ -7,7 +7,7 @@ import type { RunMetrics } from '../../schemas/campaign.js';
 import type { ReproductionInput } from '../../schemas/pipeline.js';
 import type { Verdict } from '../../schemas/verdict.js';
 import { FIGURE_FILE } from '../../schemas/script-markers.js';
-import { light } from '../shared/activities.js';
+import { prepareTaskStep } from '../shared/prepare.js';
 import type { WrittenReport } from '../shared/evidence.js';
 import { closeRun, RunEndedFailed, runStages, type Ending } from '../shared/run-frame.js';
 import { runJobs } from '../shared/run-jobs.js';
@@ -63,7 +63,7 @@ async function prepareAndAuthor(r: Reproduction): Promise<StageEnv> {
   const { input, limits, agents, record } = r;
   r.enter('prepare');
   const full = input.size === 'full';
-  const ctx = await light.prepareTask({ taskFile: input.taskFile, datasetRoot: input.datasetRoot, toolchain: input.toolchain, ...(full ? { size: input.size } : {}) });
+  const ctx = await prepareTaskStep({ taskFile: input.taskFile, datasetRoot: input.datasetRoot, toolchain: input.toolchain, ...(full ? { size: input.size } : {}) });
   record.ctx = ctx;
   r.progress.taskId = ctx.taskId;
   r.progress.substitution = ctx.substitution.note;

@@ -6,7 +6,7 @@ import { proxyActivities, type ActivityInterfaceFor, type ActivityOptions } from
 import type { PipelineActivities, SimulationPipelineActivities } from '../../activities/pipeline/index.js';
 import type { ScriptJob } from '../../schemas/pipeline.js';
 import { describePurpose } from '../../schemas/job-purpose.js';
-import { LARGE_SANDBOX_ACTIVITY, LIGHT_ACTIVITY, SANDBOX_ACTIVITY } from '../../temporal-config/timeouts.js';
+import { LARGE_SANDBOX_ACTIVITY, LIGHT_ACTIVITY, PREPARE_ACTIVITY, SANDBOX_ACTIVITY } from '../../temporal-config/timeouts.js';
 import { perQueue } from './queues.js';
 
 type Summarize = (name: string, input: Record<string, unknown> | undefined) => string | undefined;
@@ -52,6 +52,8 @@ const lightSummary: Summarize = (name, input) => {
 const simSummary: Summarize = (_name, input) => (input?.job ? jobSummary(input.job as ScriptJob) : undefined);
 
 export const light = perQueue((q) => withSummaries(proxyActivities<PipelineActivities>({ ...LIGHT_ACTIVITY, taskQueue: q.orchestration }), lightSummary));
+/** The prepare step with its own policy (a busy host's toolchain check is waited for): workflows/shared/prepare.ts. */
+export const prepareLight = perQueue((q) => withSummaries(proxyActivities<PipelineActivities>({ ...PREPARE_ACTIVITY, taskQueue: q.orchestration }), lightSummary));
 export const sim = perQueue((q) => withSummaries(proxyActivities<SimulationPipelineActivities>({ ...SANDBOX_ACTIVITY, taskQueue: q.simulation }), simSummary));
 /** Full-size runs (`--size full`): the large queue, served by bigger hosts (`physvec worker --queue large`). */
 export const simLarge = perQueue((q) => withSummaries(proxyActivities<SimulationPipelineActivities>({ ...LARGE_SANDBOX_ACTIVITY, taskQueue: q.large }), simSummary));
