@@ -147,7 +147,10 @@ function runFile(file: string): Promise<FileResult> {
   const fileEnv = { ...env, [QUEUE_PREFIX_ENV]: `test-${name}`, PHYSVEC_STATE_DIR: path.join(suiteDir, 'files', name) };
   // Where the suite's CPU goes (on 2 cores the wall time is CPU-bound): GNU time, when the host has it.
   const cpuFile = GNU_TIME ? path.join(suiteDir, `${name}.cpu`) : null;
-  const argv = [process.execPath, '--import', 'tsx', '--test', '--test-reporter=spec', file];
+  // The file runs as the process itself, not under `node --test` (which would start a second node
+  // and load tsx again for every file): node:test runs a file's tests when it is executed and exits
+  // non-zero when one fails.
+  const argv = [process.execPath, '--import', 'tsx', '--test-reporter=spec', file];
   return new Promise((resolve) => {
     const child = spawn(cpuFile ? GNU_TIME! : argv[0]!, cpuFile ? ['-o', cpuFile, '-f', '%U %S', ...argv] : argv.slice(1), {
       cwd: repoRoot,

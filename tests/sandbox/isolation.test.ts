@@ -144,7 +144,7 @@ describe('isolation fallbacks', () => {
       assert.ok(!result.isolation.inForce.includes(p), p);
     }
     assert.match(result.isolation.note, /cgroups disabled by the test, so memory and processes were capped per process only/);
-    assert.deepEqual(result.usage, { memoryPeakBytes: null, diskPeakBytes: null });
+    assert.deepEqual(result.usage, { memoryPeakBytes: null, diskPeakBytes: null, filesPeak: null });
     assert.ok(!result.command.some((a) => a.includes('cgroup.procs')), 'no cgroup join in the command');
   });
 
