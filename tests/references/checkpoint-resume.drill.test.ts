@@ -6,7 +6,8 @@
 // a first attempt that is killed mid-simulation (the script stops at a step after its checkpoint was
 // written, the test aborts the sandbox once heartbeats have seen it, and keeps only what those carried);
 // a retried attempt that starts from that checkpoint. The retried attempt must report resumed(), do less
-// work than the cold run, and end with the cold run's numbers.
+// work than the cold run, and end with the cold run's numbers: bit for bit for DMRG and VMC, within a
+// measured bound for a PySCF restart (issue 25.6).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -152,7 +153,11 @@ print("RESULT " + json.dumps({"e_tot": float(mf.e_tot), "cycles": int(mf.cycles)
     const { cold, retried } = await coldKilledResumed(c);
     assert.equal(retried.result.converged, true);
     assert.ok(retried.result.cycles < cold.result.cycles, `resumed SCF: ${retried.result.cycles} cycles, cold: ${cold.result.cycles}`);
-    assert.ok(Math.abs(retried.result.e_tot - cold.result.e_tot) < 1e-8, `E resumed ${retried.result.e_tot} vs cold ${cold.result.e_tot}`);
+    // Not bit-identical: a restart starts from the chkfile's orbitals without the DIIS history, so it takes
+    // other steps to the same minimum. Measured, and bounded far below any task's tolerance.
+    const dE = Math.abs(retried.result.e_tot! - cold.result.e_tot!);
+    console.log(`# PySCF restart: |E resumed - E cold| = ${dE.toExponential(2)} Eh (bound 1e-8)`);
+    assert.ok(dE < 1e-8, `E resumed ${retried.result.e_tot} vs cold ${cold.result.e_tot}`);
   });
 
   test('TeNPy: DMRG killed after a sweep continues from the next sweep, same energy', { timeout: 240_000 }, async () => {
@@ -167,9 +172,10 @@ print("RESULT " + json.dumps({"energy": energy, "string_end": float(observable_s
     const { cold, retried } = await coldKilledResumed(c);
     assert.ok(retried.counts[0]! > 1, `the retried run starts after the checkpointed sweep (sweeps ${JSON.stringify(retried.counts)})`);
     assert.ok(retried.counts.length < cold.counts.length, `sweeps: retried ${JSON.stringify(retried.counts)}, cold ${JSON.stringify(cold.counts)}`);
-    // Resuming continues the same sweeps, so far tighter than the task's tolerances.
-    assert.ok(Math.abs(retried.result.energy! - cold.result.energy!) < 1e-8, `E resumed ${retried.result.energy} vs cold ${cold.result.energy}`);
-    assert.ok(Math.abs(retried.result.string_end! - cold.result.string_end!) < 1e-6);
+    // Resuming continues the same sweeps (the mixer amplitude and adapted Lanczos tolerances restored too):
+    // the uninterrupted run's numbers to the last bit (issue 25.6).
+    assert.equal(retried.result.energy, cold.result.energy, 'E resumed equals E cold to the last bit');
+    assert.equal(retried.result.string_end, cold.result.string_end, 'the string order resumed equals cold to the last bit');
   });
 
   test('NetKet: VMC killed mid-run continues the same chain of updates from the last saved block', { timeout: 240_000 }, async () => {
@@ -187,7 +193,7 @@ print("RESULT " + json.dumps({"energy": out["energy"], "last": float(out["histor
     assert.equal(retried.result.steps, 150, 'the energy history covers all 150 steps');
     // The sampler's chains and RNG key are restored: the same samples, so the same numbers, far inside the
     // task's tolerance (relative error to the exact energy within a few 1e-3).
-    assert.ok(Math.abs(retried.result.last! - cold.result.last!) < 1e-8, `last VMC energy resumed ${retried.result.last} vs cold ${cold.result.last}`);
-    assert.ok(Math.abs(retried.result.energy! - cold.result.energy!) < 1e-8, `E resumed ${retried.result.energy} vs cold ${cold.result.energy}`);
+    assert.equal(retried.result.last, cold.result.last, 'the last VMC energy resumed equals cold to the last bit');
+    assert.equal(retried.result.energy, cold.result.energy, 'E resumed equals E cold to the last bit');
   });
 });
