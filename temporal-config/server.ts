@@ -9,7 +9,7 @@ export const DEV_SERVER = {
   namespace: 'default',
   dbFileName: 'temporal.db',
   /** Dynamic config: keep histories of closed workflows for the dev server's default 24 h; limits raised a bit for campaigns. */
-  dynamicConfig: ['limit.maxIDLength=1000', 'frontend.workerVersioningDataAPIs=true'],
+  dynamicConfig: ['limit.maxIDLength=1000', 'frontend.workerVersioningDataAPIs=true', 'matching.maxDeployments=100000', 'matching.wv.VersionDrainageStatusRefreshInterval="5s"', 'matching.wv.VersionDrainageStatusVisibilityGracePeriod="5s"'],
   readinessTimeoutMs: 60_000,
 } as const;
 

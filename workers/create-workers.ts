@@ -12,6 +12,7 @@ import { RerunJournal, rerunJournalInterceptor } from './rerun-journal.js';
 import { DRILL_DELAY_ENV, drillDelayInterceptor, drillDelays } from './drill-delay.js';
 import { sweepStaleWorkDirsOnce } from '../runners/sandbox/workdir.js';
 import { largeQueueSlots, largeSimulationActivities } from './large-queue.js';
+import { deploymentOptions, promoteBuild, watchDrainage } from './versioning.js';
 
 export type QueueSelection = QueueName | 'all';
 
@@ -46,14 +47,22 @@ export function activityInterceptors(): NonNullable<NonNullable<WorkerOptions['i
   return [heartbeatTicker, rerunJournalInterceptor(journal), ...(delays.size ? [drillDelayInterceptor(delays)] : [])];
 }
 
+/**
+ * The workers of `queue`, versioned by this build (workers/versioning.ts). Unless `promote` is false,
+ * the build becomes its deployment's current version as soon as a worker polls (in the background:
+ * callers run the workers their own way), so new runs go to it.
+ */
 export async function createWorkers(
   connection: NativeConnection,
   namespace: string,
   queue: QueueSelection,
   overrides: Partial<WorkerOptions> = {},
+  opts: { promote?: boolean } = {},
 ): Promise<Worker[]> {
   const workers: Worker[] = [];
   const interceptors = { activity: activityInterceptors() };
+  const versioning = deploymentOptions();
+  const deployment = versioning ? { workerDeploymentOptions: versioning } : {};
   if (queue === 'orchestration' || queue === 'all') {
     workers.push(
       await Worker.create({
@@ -65,6 +74,7 @@ export async function createWorkers(
         interceptors,
         ...HEARTBEATS,
         ...SHUTDOWN,
+        ...deployment,
         ...overrides,
       }),
     );
@@ -83,6 +93,7 @@ export async function createWorkers(
       ...HEARTBEATS,
       maxConcurrentActivityTaskExecutions: slots,
       ...SHUTDOWN,
+      ...deployment,
       ...rest,
     });
   };
@@ -92,13 +103,26 @@ export async function createWorkers(
   if (queue === 'large') {
     workers.push(await simulationWorker(taskQueues().large, largeSimulationActivities(), largeQueueSlots()));
   }
+  if (versioning && opts.promote !== false && workers.length) void promoteBuild(connection, namespace);
   return workers;
 }
 
-/** Run until SIGINT/SIGTERM (or until all workers stop). */
-export async function runWorkers(connection: NativeConnection, namespace: string, queue: QueueSelection, onReady?: () => void): Promise<void> {
+/** Run until SIGINT/SIGTERM (or until all workers stop); says when this build has drained. */
+export async function runWorkers(
+  connection: NativeConnection,
+  namespace: string,
+  queue: QueueSelection,
+  opts: { onReady?: () => void; promote?: boolean; say?: (line: string) => void } = {},
+): Promise<void> {
   installRuntime();
-  const workers = await createWorkers(connection, namespace, queue);
-  onReady?.();
-  await Promise.all(workers.map((w) => w.run()));
+  const workers = await createWorkers(connection, namespace, queue, {}, { promote: opts.promote });
+  opts.onReady?.();
+  const stop = new AbortController();
+  const watching = watchDrainage(connection, namespace, opts.say ?? ((l) => console.error(l)), stop.signal);
+  try {
+    await Promise.all(workers.map((w) => w.run()));
+  } finally {
+    stop.abort();
+    await watching.catch(() => undefined);
+  }
 }

@@ -16,7 +16,7 @@ import { isScriptedModel, parseModelId } from '../../lib/llm/model-id.js';
 import { shapeAnswer } from './answer-shape.js';
 import { activityContext, heartbeatLedger, lostAttempts, priorAttempts, sumAttempts } from './attempt-ledger.js';
 import { budgetRefusal, estimateCall } from './budget-guard.js';
-import { CassetteError, findEntry, loadCassette, noMatchMessage, resolveCassettePath } from './cassette.js';
+import { CassetteError, findEntry, loadCassette, loadRunCassette, noMatchMessage, resolveCassettePath } from './cassette.js';
 import { EndpointError, missingKey, resolveEndpoint, type Env } from '../../lib/llm/endpoint.js';
 import { LlmCallError, fatalWithoutUsage, isTransient, providerFailure, refusalFailure, type RetryFacts } from './errors.js';
 import { ExchangeRecorder } from './exchange-recorder.js';
@@ -191,7 +191,7 @@ async function converse(
     temperature: req.temperature,
     maxOutputTokens: req.maxOutputTokens,
   };
-  const session = openSession(deps, req, init);
+  const session = await openSession(deps, req, init);
 
   let round = 0;
   let reasks = 0;
@@ -287,10 +287,12 @@ function checkTools(tools: ToolSpec[] | undefined, executors: Record<string, Too
   }
 }
 
-function openSession(deps: LlmDeps, req: LlmRequest, init: SessionInit): ChatSession {
+async function openSession(deps: LlmDeps, req: LlmRequest, init: SessionInit): Promise<ChatSession> {
   if (isScriptedModel(req.model)) {
     const file = resolveCassettePath(parseModelId(req.model).model, deps.config.llm.cassettesDir);
-    const cassette = loadCassette(file);
+    // Within a workflow the cassette is pinned at the run's first call: a deploy cannot change its answers.
+    const runKey = activityContext()?.info.workflowExecution?.workflowId;
+    const cassette = runKey ? await loadRunCassette(deps.store, runKey, file) : loadCassette(file);
     const entry = findEntry(cassette, req.key);
     if (!entry) throw new CassetteError(noMatchMessage(cassette, req.key, file));
     for (const call of (entry.rounds ?? []).flatMap((r) => r.toolCalls)) {

@@ -1,6 +1,9 @@
 // Cassettes of the scripted model: where `scripted:<spec>` points, loading with validation, and
 // matching a call by (role, stage, iteration, seq) — never by prompt text, so prompts may evolve.
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { ArtifactStore } from '../../lib/artifacts/store.js';
+import { pinnedRead } from '../../lib/artifacts/run-pins.js';
 import path from 'node:path';
 import { describeZodError } from '../../lib/errors.js';
 import { repoRoot } from '../../lib/paths.js';
@@ -32,20 +35,44 @@ export function loadCassette(file: string): Cassette {
   try {
     mtimeMs = statSync(file).mtimeMs;
   } catch {
-    throw new CassetteError(`scripted model: cassette ${file} does not exist (name a file in data/cassettes, or export one with \`physvec cassette export <workflow-id>\`)`);
+    throw missingCassette(file);
   }
   const hit = cache.get(file);
   if (hit && hit.mtimeMs === mtimeMs) return hit.cassette;
+  const cassette = parseCassette(readFileSync(file, 'utf8'), file);
+  cache.set(file, { mtimeMs, cassette });
+  return cassette;
+}
+
+function missingCassette(file: string): CassetteError {
+  return new CassetteError(`scripted model: cassette ${file} does not exist (name a file in data/cassettes, or export one with \`physvec cassette export <workflow-id>\`)`);
+}
+
+function parseCassette(text: string, file: string): Cassette {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(text);
   } catch (err) {
     throw new CassetteError(`scripted model: cassette ${file} is not valid JSON (${(err as Error).message})`);
   }
   const parsed = Cassette.safeParse(raw);
   if (!parsed.success) throw new CassetteError(`scripted model: invalid cassette\n${describeZodError(parsed.error, file)}`);
-  cache.set(file, { mtimeMs, cassette: parsed.data });
   return parsed.data;
+}
+
+/**
+ * The cassette as run `runKey` first read it (lib/artifacts/run-pins.ts): a deploy that changes the
+ * file mid-run does not change the answers a running reproduction gets (issue 25.4).
+ */
+export async function loadRunCassette(store: ArtifactStore, runKey: string, file: string): Promise<Cassette> {
+  const pinned = await pinnedRead(store, runKey, `cassette:${file}`, async () => {
+    try {
+      return await readFile(file);
+    } catch {
+      throw missingCassette(file);
+    }
+  });
+  return parseCassette(pinned.content.toString('utf8'), file);
 }
 
 /**

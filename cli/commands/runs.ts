@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { WorkflowExecutionInfo } from '@temporalio/client';
 import { connectClient, uiUrl } from '../../lib/temporal/connection.js';
 import { RunStatus } from '../../schemas/verdict.js';
+import { runBuild } from '../../lib/temporal/run-build.js';
 import { SA } from '../../temporal-config/search-attributes.js';
 import { canonicalTopic, describeKnownTopics } from '../../lib/tasks/topics.js';
 import { BadInputError } from '../../lib/errors.js';
@@ -59,6 +60,7 @@ function row(w: WorkflowExecutionInfo) {
     model: sa.get(SA.Model) ?? null,
     verdict: sa.get(SA.Verdict) ?? null,
     stage: sa.get(SA.Stage) ?? null,
+    build: runBuild(w.searchAttributes),
     startTime: w.startTime,
     closeTime: w.closeTime ?? null,
     durationMs: end.getTime() - w.startTime.getTime(),
@@ -94,8 +96,8 @@ export function register(program: Command): void {
         }
         if (f.json) return printJson({ query, runs: rows });
         if (rows.length === 0) return line(`no runs match (${query})`);
-        const cells = rows.map((r) => [r.workflowId, r.taskId ?? '?', r.framework && r.framework !== 'physvec' ? `${r.model ?? '?'} (${r.framework})` : r.model ?? '?', r.verdict ?? r.status.toLowerCase(), r.stage ?? '-', r.startTime.toISOString().replace(/\.\d+Z$/, 'Z'), duration(r.durationMs)]);
-        const head = ['id', 'task', 'model', 'verdict', 'stage', 'start', 'duration'];
+        const cells = rows.map((r) => [r.workflowId, r.taskId ?? '?', r.framework && r.framework !== 'physvec' ? `${r.model ?? '?'} (${r.framework})` : r.model ?? '?', r.verdict ?? r.status.toLowerCase(), r.stage ?? '-', r.build, r.startTime.toISOString().replace(/\.\d+Z$/, 'Z'), duration(r.durationMs)]);
+        const head = ['id', 'task', 'model', 'verdict', 'stage', 'build', 'start', 'duration'];
         for (const l of textTable(head, cells)) line(l);
         line(`${rows.length} run(s)${rows.length >= f.limit ? ` (first ${f.limit}; --limit for more)` : ''}; open one with \`physvec status <id>\` or ${uiUrl()}`);
       } finally {

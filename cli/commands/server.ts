@@ -1,6 +1,8 @@
 // physvec server start|stop|status — the local Temporal dev server (SQLite under the state dir).
 import type { Command } from 'commander';
-import { startDevServer, stopDevServer, devServerStatus } from '../../lib/temporal/dev-server.js';
+import { startDevServer, stopDevServer, devServerStatus, migrateSearchAttributes } from '../../lib/temporal/dev-server.js';
+import { RETIRED_SEARCH_ATTRIBUTES } from '../../temporal-config/search-attributes.js';
+import { temporalTarget } from '../../lib/temporal/connection.js';
 import { line, printJson, EXIT } from '../output.js';
 
 export function register(program: Command): void {
@@ -24,6 +26,16 @@ export function register(program: Command): void {
       const r = await stopDevServer();
       if (opts.json) return printJson(r);
       line(r.stopped ? `stopped (pid ${r.pid})` : 'no dev server of ours was running');
+    });
+  server
+    .command('retire-attributes')
+    .description(`remove the search attributes earlier builds wrote (${RETIRED_SEARCH_ATTRIBUTES.join(', ')}); only once no worker of such a build runs — they could not start runs without them`)
+    .option('--json', 'print one JSON document')
+    .action(async (opts: { json?: boolean }) => {
+      const target = temporalTarget();
+      const r = await migrateSearchAttributes(target.address, target.namespace, { retire: true });
+      if (opts.json) return printJson(r);
+      line(r.removed.length ? `removed ${r.removed.join(', ')} from ${target.address}` : `nothing to remove at ${target.address}`);
     });
   server
     .command('status')

@@ -6,6 +6,7 @@ import { runWorkers, installRuntime } from '../../workers/create-workers.js';
 import { BadInputError } from '../../lib/errors.js';
 import { line } from '../output.js';
 import { largeQueueLimits, largeQueueSlots } from '../../workers/large-queue.js';
+import { deploymentOptions } from '../../workers/versioning.js';
 
 const Queue = z.enum(['orchestration', 'simulation', 'large', 'all']);
 
@@ -14,7 +15,8 @@ export function register(program: Command): void {
     .command('worker')
     .description('run workers: orchestration (workflows + LLM calls), simulation (sandbox runs), large (full-size sandbox runs, on bigger hosts), or all (orchestration + simulation) in one process')
     .option('--queue <queue>', 'orchestration | simulation | large | all', 'all')
-    .action(async (opts: { queue: string }) => {
+    .option('--no-promote', 'serve only the runs pinned to this build (drain an old build); by default new runs go to the build started last')
+    .action(async (opts: { queue: string; promote: boolean }) => {
       const q = Queue.safeParse(opts.queue);
       if (!q.success) throw new BadInputError(`--queue: expected orchestration, simulation, large or all, got "${opts.queue}"`);
       installRuntime(); // before the first connection creates the runtime
@@ -24,7 +26,17 @@ export function register(program: Command): void {
         const limits = largeQueueLimits();
         line(`large queue: each run up to ${limits.memoryMb} MiB and ${(limits.maxTimeoutMs / 3600_000).toFixed(1)} h (PHYSVEC_LARGE_MEMORY_MB, PHYSVEC_LARGE_MAX_HOURS), ${largeQueueSlots()} at once (PHYSVEC_LARGE_SLOTS)`);
       }
-      await runWorkers(connection, target.namespace, q.data, () => line(`worker(s) for ${q.data} polling ${target.address} (namespace ${target.namespace}); Ctrl-C to stop`));
+      await runWorkers(connection, target.namespace, q.data, {
+        promote: opts.promote,
+        say: line,
+        onReady: () => line(`worker(s) for ${q.data} polling ${target.address} (namespace ${target.namespace}), ${describeBuild(opts.promote)}; Ctrl-C to stop`),
+      });
       await connection.close();
     });
+}
+
+function describeBuild(promote: boolean): string {
+  const v = deploymentOptions()?.version;
+  if (!v) return 'unversioned (PHYSVEC_WORKER_VERSIONING=0)';
+  return promote ? `build ${v.buildId} of deployment ${v.deploymentName} (new runs go to it; runs started by other builds stay on theirs)` : `build ${v.buildId} of deployment ${v.deploymentName}, draining (--no-promote: serves only runs pinned to it)`;
 }

@@ -6,6 +6,7 @@ import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { connectClient, uiUrl } from '../../lib/temporal/connection.js';
 import { SA } from '../../temporal-config/search-attributes.js';
 import { liveQuery } from './live-query.js';
+import { runBuild, servedByBuilds } from '../../lib/temporal/run-build.js';
 import { liveSimulations } from './live-simulations.js';
 import { workflowFailureCause } from '../failure.js';
 import { line, printJson } from '../output.js';
@@ -43,6 +44,8 @@ export async function showWorkflowStatus(workflowId: string, opts: { json?: bool
       iteration: sa.get(SA.Iteration),
       verdict: sa.get(SA.Verdict),
       model: sa.get(SA.Model),
+      build: runBuild(d.searchAttributes),
+      servedBy: servedByBuilds(d.searchAttributes),
       startTime: d.startTime,
       closeTime: d.closeTime,
       ui: uiUrl(workflowId),
@@ -53,6 +56,7 @@ export async function showWorkflowStatus(workflowId: string, opts: { json?: bool
     };
     if (opts.json) return printJson(summary);
     line(`${workflowId} (${d.type}): ${d.status.name}; stage ${summary.stage ?? '-'} iteration ${summary.iteration ?? '-'} verdict ${summary.verdict ?? '-'}`);
+    line(`build: ${summary.build}${summary.servedBy.length > 1 ? ` (served by ${summary.servedBy.join(', ')})` : ''}`);
     line(`UI: ${summary.ui}`);
     const failed = (result as { failed?: { message: string; activity?: string; type?: string } } | null)?.failed;
     if (failed) line(`failed${failed.activity ? ` in activity ${failed.activity}` : ''}: ${failed.message}${failed.type ? ` [${failed.type}]` : ''}`);

@@ -92,16 +92,19 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
 
 /**
  * `start-dev --search-attribute` registers attributes only when it creates the database: a server
- * started on an older `temporal.db` keeps the old set. So after start, add what is missing and remove
- * what this version retired (`Status`, which hid the UI's own status column). Returns what changed.
+ * started on an older `temporal.db` keeps the old set. So after start, add what is missing. Changes
+ * are additive (issue 25.5): what this version retired (`Status`, which hid the UI's own status
+ * column) stays registered, since a worker of an older build may still write it and could not start
+ * runs without it (rollback); `retire: true` (`physvec server retire-attributes`) removes it once no
+ * older build runs. Returns what changed.
  */
-export async function migrateSearchAttributes(address: string, namespace: string = DEV_SERVER.namespace): Promise<{ added: string[]; removed: string[] }> {
+export async function migrateSearchAttributes(address: string, namespace: string = DEV_SERVER.namespace, opts: { retire?: boolean } = {}): Promise<{ added: string[]; removed: string[] }> {
   const conn = ['--address', address, '--namespace', namespace];
   const listed = await execa(temporalBin, ['operator', 'search-attribute', 'list', ...conn, '-o', 'json'], { reject: false, timeout: 15_000 });
   if (listed.exitCode !== 0) throw new Error(`could not list the search attributes of ${address}: ${listed.stderr.trim().split('\n').pop()}`);
   const custom = Object.keys((JSON.parse(listed.stdout) as { customAttributes?: Record<string, string> }).customAttributes ?? {});
   const missing = SEARCH_ATTRIBUTE_FLAGS.map((f) => f.split('=') as [string, string]).filter(([name]) => !custom.includes(name));
-  const retired = RETIRED_SEARCH_ATTRIBUTES.filter((name) => custom.includes(name));
+  const retired = opts.retire ? RETIRED_SEARCH_ATTRIBUTES.filter((name) => custom.includes(name)) : [];
   if (missing.length) {
     const args = missing.flatMap(([name, type]) => ['--name', name, '--type', type]);
     const r = await execa(temporalBin, ['operator', 'search-attribute', 'create', ...args, ...conn], { reject: false, timeout: 15_000 });
