@@ -14,6 +14,7 @@ import { createWorkers } from '../../workers/create-workers.js';
 import { currentBuild, drainage, deploymentName } from '../../workers/versioning.js';
 import { BUILD_ID_ENV } from '../../lib/temporal/build-id.js';
 import { runBuild, servedByBuilds } from '../../lib/temporal/run-build.js';
+import { upgradeRun } from '../../lib/temporal/upgrade-run.js';
 import { startSmoke } from '../../cli/runs/smoke-run.js';
 import { repoRoot } from '../../lib/paths.js';
 import type { SmokeResult } from '../../workflows/smoke.js';
@@ -31,6 +32,12 @@ async function workersOf(build: string, wconn: NativeConnection): Promise<Worker
   return createWorkers(wconn, 'default', 'all', { workflowBundle: await workflowBundle(), identity: `worker@${build}` });
 }
 
+/** The identity of the worker that started the run's last activity. */
+async function lastActivityServer(client: Client, handle: WorkflowHandle): Promise<string | undefined> {
+  const events = (await client.workflow.getHandle(handle.workflowId).fetchHistory()).events ?? [];
+  return events.map((e) => e.activityTaskStartedEventAttributes?.identity).filter(Boolean).pop() ?? undefined;
+}
+
 /** The identities of the workers that started each workflow and activity task of a run. */
 async function servedBy(client: Client, handle: WorkflowHandle): Promise<Set<string>> {
   const ids = new Set<string>();
@@ -41,7 +48,7 @@ async function servedBy(client: Client, handle: WorkflowHandle): Promise<Set<str
   return ids;
 }
 
-test('a run started by build A finishes on A after build B is deployed; new runs go to B', { timeout: 300_000 }, async () => {
+test('a run started by build A finishes on A after build B is deployed; new runs go to B; an upgraded run moves to B', { timeout: 300_000 }, async () => {
   const address = await ensureServer();
   const { client, connection } = await testClient();
   const wconn = await NativeConnection.connect({ address });
@@ -58,15 +65,25 @@ test('a run started by build A finishes on A after build B is deployed; new runs
     // Its first workflow task ran on A (the run is now pinned to A).
     await until('first run pinned to A', async () => runBuild((await first.handle.describe()).searchAttributes) === A, 30_000);
 
+    const third = await startSmoke(client, TASK, { waitSeconds: 15 });
+    await until('third run pinned to A', async () => runBuild((await third.handle.describe()).searchAttributes) === A, 30_000);
+
     const b = await workersOf(B, wconn);
     all.push(...b);
     running.push(...b.map((w) => w.run()));
     await until(`build ${B} current after the deploy`, async () => (await currentBuild(connection, 'default')) === B, 60_000);
 
     const second = await startSmoke(client, TASK);
-    const [r1, r2] = (await Promise.all([first.handle.result(), second.handle.result()])) as [SmokeResult, SmokeResult];
+    // An explicit upgrade (issue 25.2): the third run, started on A, is moved to B and finishes on B.
+    assert.deepEqual(await upgradeRun(connection, 'default', third.workflowId, B), { workflowId: third.workflowId, from: A, to: B });
+    await assert.rejects(upgradeRun(connection, 'default', third.workflowId, 'no-such-build'), /has no workers/);
+    const [r1, r2, r3] = (await Promise.all([first.handle.result(), second.handle.result(), third.handle.result()])) as [SmokeResult, SmokeResult, SmokeResult];
     assert.equal(r1.status, 'passed');
     assert.equal(r2.status, 'passed');
+    assert.equal(r3.status, 'passed', 'the upgraded run replays on B and finishes');
+    const third3 = await servedBy(client, third.handle);
+    assert.ok(third3.has(`worker@${B}`), `the upgraded run was served by B after the move: ${[...third3].join(', ')}`);
+    assert.equal(await lastActivityServer(client, third.handle), `worker@${B}`, 'its sandbox run (after the timer) ran on B');
 
     assert.deepEqual([...(await servedBy(client, first.handle))], [`worker@${A}`], 'every task of the first run was served by build A');
     assert.deepEqual([...(await servedBy(client, second.handle))], [`worker@${B}`], 'every task of the second run was served by build B');
