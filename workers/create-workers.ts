@@ -1,5 +1,5 @@
 // Build the workers for one or both task queues. A dev ("all") process runs both in one process.
-import { Worker, NativeConnection, Runtime, type WorkerOptions, type LogLevel } from '@temporalio/worker';
+import { Worker, NativeConnection, type WorkerOptions, type LogLevel } from '@temporalio/worker';
 import { workflowBundle } from './workflow-bundle.js';
 import { taskQueues } from '../lib/temporal/task-queues.js';
 import type { QueueName } from '../temporal-config/queues.js';
@@ -12,6 +12,9 @@ import { RerunJournal, rerunJournalInterceptor } from './rerun-journal.js';
 import { DRILL_DELAY_ENV, drillDelayInterceptor, drillDelays } from './drill-delay.js';
 import { sweepStaleWorkDirsOnce } from '../runners/sandbox/workdir.js';
 import { largeQueueSlots, largeSimulationActivities } from './large-queue.js';
+import { TELEMETRY_OFF, type TelemetrySettings } from './telemetry/settings.js';
+import { installRuntimeWithTelemetry } from './telemetry/runtime.js';
+import { flushTracing, tracingWorkerParts } from './telemetry/tracing.js';
 
 export type QueueSelection = QueueName | 'all';
 
@@ -24,17 +27,18 @@ export const SHUTDOWN = { shutdownGraceTime: '5s', shutdownForceTime: '30s' } as
 const HEARTBEATS = { maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE } as const;
 
 let runtimeInstalled = false;
-export function installRuntime(): void {
+/** `telemetry`: metrics and traces (`physvec worker --metrics/--traces`); off unless given. */
+export function installRuntime(telemetry: TelemetrySettings = TELEMETRY_OFF): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   const level = (process.env.PHYSVEC_LOG_LEVEL ?? 'WARN').toUpperCase() as LogLevel;
   // Core's own logs are forwarded to this logger (stderr): left to the default "console" mode they go
   // to stdout, which breaks `--json` output of verbs that run workers in their process.
-  Runtime.install({
+  installRuntimeWithTelemetry({
     shutdownSignals: ['SIGINT', 'SIGTERM'],
     logger: new WorkerLogger(level),
     telemetryOptions: { logging: { forward: {}, filter: { core: level, other: 'ERROR' } } },
-  });
+  }, telemetry);
 }
 
 
@@ -53,7 +57,8 @@ export async function createWorkers(
   overrides: Partial<WorkerOptions> = {},
 ): Promise<Worker[]> {
   const workers: Worker[] = [];
-  const interceptors = { activity: activityInterceptors() };
+  const tracing = tracingWorkerParts();
+  const interceptors = { activity: [...tracing.activity, ...activityInterceptors()] };
   if (queue === 'orchestration' || queue === 'all') {
     workers.push(
       await Worker.create({
@@ -63,6 +68,7 @@ export async function createWorkers(
         workflowBundle: overrides.workflowBundle ?? (await workflowBundle()),
         activities: orchestrationActivities(),
         interceptors,
+        sinks: tracing.sinks,
         ...HEARTBEATS,
         ...SHUTDOWN,
         ...overrides,
@@ -97,8 +103,9 @@ export async function createWorkers(
 
 /** Run until SIGINT/SIGTERM (or until all workers stop). */
 export async function runWorkers(connection: NativeConnection, namespace: string, queue: QueueSelection, onReady?: () => void): Promise<void> {
-  installRuntime();
+  installRuntime(); // a no-op when the CLI installed it (with its telemetry) already
   const workers = await createWorkers(connection, namespace, queue);
   onReady?.();
   await Promise.all(workers.map((w) => w.run()));
+  await flushTracing();
 }
