@@ -39,7 +39,7 @@ async function scrape(port: number): Promise<Sample[]> {
   return parsePrometheus(await res.text());
 }
 
-test('a worker with --metrics serves SDK and physvec series with plausible values during and after a run', { timeout: 600_000 }, async () => {
+test('a worker with --metrics serves SDK and physvec series with plausible values during and after a run', { timeout: 600_000 }, async (t) => {
   await ensureServer();
   const port = await getPort();
   const proc = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'cli/main.ts'), 'worker', '--queue', 'all', '--metrics', `127.0.0.1:${port}`], {
@@ -67,6 +67,8 @@ test('a worker with --metrics serves SDK and physvec series with plausible value
     assert.equal(result.status, 'passed', result.message);
     const s = await scrape(port);
     const names = new Set(s.map((x) => x.name));
+    t.diagnostic(`series: ${[...names].filter((n) => !/_bucket$/.test(n)).sort().join(' ')}`);
+    t.diagnostic(`sandbox runs ${total(s, 'physvec_sandbox_runs_total')} (${total(s, 'physvec_sandbox_run_seconds_sum').toFixed(1)} s), LLM calls ${total(s, 'physvec_llm_calls_total')}, checkpoint bytes ${total(s, 'physvec_checkpoint_uploaded_bytes_total')}`);
 
     // The SDK runtime's own series (Core): task schedule-to-start latency, slots, pollers, requests.
     for (const n of ['temporal_workflow_task_schedule_to_start_latency_count', 'temporal_activity_schedule_to_start_latency_count', 'temporal_worker_task_slots_available', 'temporal_num_pollers', 'temporal_request_total']) {
@@ -102,6 +104,14 @@ test('a worker with --metrics serves SDK and physvec series with plausible value
 
     // The ending.
     assert.equal(total(s, 'physvec_verdicts_total', { verdict: 'passed' }), 1);
+
+    // The Grafana dashboard charts series this endpoint serves (histograms by their _bucket; failure
+    // counters appear with the first failure).
+    const dashboard = readFileSync(path.join(repoRoot, 'docs', 'grafana-physvec.json'), 'utf8');
+    const charted = new Set([...dashboard.matchAll(/\b((?:physvec|temporal)_[a-z_]+)\{/g)].map((m) => m[1]!));
+    assert.ok(charted.size >= 15, `series in the dashboard: ${charted.size}`);
+    const served = (n: string) => names.has(n) || (n.endsWith('_bucket') && names.has(n.replace(/_bucket$/, '_count')));
+    assert.deepEqual([...charted].filter((n) => !served(n) && !/failure_total$/.test(n)), [], 'dashboard series the worker does not serve');
   } finally {
     proc.kill('SIGTERM');
     await exited;
