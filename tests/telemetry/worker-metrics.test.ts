@@ -119,7 +119,7 @@ test('a worker with --metrics serves SDK and physvec series with plausible value
   }
 });
 
-test('a bad --metrics address and a port in use are one line each, exit 2', async () => {
+test('a bad --metrics address (flag, environment, config file) and a port in use are one line each, exit 2', async () => {
   const bad = await runCli(['worker', '--metrics', 'metrics.example:9464']);
   assert.equal(bad.code, 2, bad.stderr);
   assert.match(bad.stderr, /--metrics: "metrics\.example" is not an IP address.*e\.g\. :9464/);
@@ -137,4 +137,11 @@ test('a bad --metrics address and a port in use are one line each, exit 2', asyn
   const env = await runCli(['worker'], { PHYSVEC_METRICS: '9464' });
   assert.equal(env.code, 2, env.stderr);
   assert.match(env.stderr, /PHYSVEC_METRICS: "9464" is not an address/);
+  // The config file's telemetry section, named with its file.
+  const config = JSON.parse(readFileSync(path.join(repoRoot, 'physvec.config.json'), 'utf8'));
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'physvec-metrics-config-')), 'physvec.config.json');
+  writeFileSync(file, JSON.stringify({ ...config, telemetry: { metrics: ':99999', traces: 'off' } }));
+  const fromFile = await runCli(['worker'], { PHYSVEC_CONFIG: file });
+  assert.equal(fromFile.code, 2, fromFile.stderr);
+  assert.match(fromFile.stderr, /physvec\.config\.json: telemetry\.metrics: port 99999 is out of range/);
 });
