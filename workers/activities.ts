@@ -2,6 +2,7 @@
 // simulation: sandbox runs (the Author's scripts, harnesses, variants).
 import { artifactStore } from '../lib/artifacts/store.js';
 import { createSandboxActivities } from '../activities/sandbox/run-script.js';
+import { instrumentSandbox } from '../activities/sandbox/telemetry.js';
 import { createLlmActivities } from '../activities/llm/index.js';
 import { createPipelineActivities, createSimulationPipelineActivities } from '../activities/pipeline/index.js';
 import { createValidationActivities } from '../activities/validation/index.js';
@@ -53,7 +54,7 @@ export function simulationActivities(): ActivityMap {
   const store = artifactStore();
   // Once per worker process: which sandbox protections this host gives, and why any is missing.
   void announceSandboxProtections().catch((err: Error) => console.warn(`physvec sandbox: could not probe the host (${err.message})`));
-  const sandbox = createSandboxActivities(store);
+  const sandbox = instrumentSandbox(createSandboxActivities(store));
   return {
     ...sandbox,
     ...createSimulationPipelineActivities(store, (req) => sandbox.runScript(req as never)),

@@ -1,5 +1,5 @@
 // Build the workers for one or both task queues. A dev ("all") process runs both in one process.
-import { Worker, NativeConnection, Runtime, type WorkerOptions, type LogLevel } from '@temporalio/worker';
+import { Worker, NativeConnection, type WorkerOptions, type LogLevel } from '@temporalio/worker';
 import { workflowBundle } from './workflow-bundle.js';
 import { taskQueues } from '../lib/temporal/task-queues.js';
 import type { QueueName } from '../temporal-config/queues.js';
@@ -13,6 +13,9 @@ import { DRILL_DELAY_ENV, drillDelayInterceptor, drillDelays } from './drill-del
 import { sweepStaleWorkDirsOnce } from '../runners/sandbox/workdir.js';
 import { largeQueueSlots, largeSimulationActivities } from './large-queue.js';
 import { deploymentOptions, promoteBuild, watchDrainage } from './versioning.js';
+import { TELEMETRY_OFF, type TelemetrySettings } from './telemetry/settings.js';
+import { installRuntimeWithTelemetry } from './telemetry/runtime.js';
+import { flushTracing, tracingWorkerParts } from './telemetry/tracing.js';
 
 export type QueueSelection = QueueName | 'all';
 
@@ -25,17 +28,18 @@ export const SHUTDOWN = { shutdownGraceTime: '5s', shutdownForceTime: '30s' } as
 const HEARTBEATS = { maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE } as const;
 
 let runtimeInstalled = false;
-export function installRuntime(): void {
+/** `telemetry`: metrics and traces (`physvec worker --metrics/--traces`); off unless given. */
+export function installRuntime(telemetry: TelemetrySettings = TELEMETRY_OFF): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   const level = (process.env.PHYSVEC_LOG_LEVEL ?? 'WARN').toUpperCase() as LogLevel;
   // Core's own logs are forwarded to this logger (stderr): left to the default "console" mode they go
   // to stdout, which breaks `--json` output of verbs that run workers in their process.
-  Runtime.install({
+  installRuntimeWithTelemetry({
     shutdownSignals: ['SIGINT', 'SIGTERM'],
     logger: new WorkerLogger(level),
     telemetryOptions: { logging: { forward: {}, filter: { core: level, other: 'ERROR' } } },
-  });
+  }, telemetry);
 }
 
 
@@ -60,7 +64,8 @@ export async function createWorkers(
   opts: { promote?: boolean } = {},
 ): Promise<Worker[]> {
   const workers: Worker[] = [];
-  const interceptors = { activity: activityInterceptors() };
+  const tracing = tracingWorkerParts();
+  const interceptors = { activity: [...tracing.activity, ...activityInterceptors()] };
   const versioning = deploymentOptions();
   const deployment = versioning ? { workerDeploymentOptions: versioning } : {};
   if (queue === 'orchestration' || queue === 'all') {
@@ -72,6 +77,7 @@ export async function createWorkers(
         workflowBundle: overrides.workflowBundle ?? (await workflowBundle()),
         activities: orchestrationActivities(),
         interceptors,
+        sinks: tracing.sinks,
         ...HEARTBEATS,
         ...SHUTDOWN,
         ...deployment,
@@ -114,7 +120,7 @@ export async function runWorkers(
   queue: QueueSelection,
   opts: { onReady?: () => void; promote?: boolean; say?: (line: string) => void } = {},
 ): Promise<void> {
-  installRuntime();
+  installRuntime(); // a no-op when the CLI installed it (with its telemetry) already
   const workers = await createWorkers(connection, namespace, queue, {}, { promote: opts.promote });
   opts.onReady?.();
   const stop = new AbortController();
@@ -125,4 +131,5 @@ export async function runWorkers(
     stop.abort();
     await watching.catch(() => undefined);
   }
+  await flushTracing();
 }

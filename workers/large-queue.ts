@@ -8,6 +8,7 @@
 import os from 'node:os';
 import { artifactStore } from '../lib/artifacts/store.js';
 import { createSandboxActivities, type QueueSandboxLimits } from '../activities/sandbox/run-script.js';
+import { instrumentSandbox } from '../activities/sandbox/telemetry.js';
 import { createSimulationPipelineActivities } from '../activities/pipeline/index.js';
 import { LARGE_RUN_MAX_MS } from '../temporal-config/timeouts.js';
 
@@ -33,6 +34,6 @@ export function largeQueueSlots(env: NodeJS.ProcessEnv = process.env): number {
 
 export function largeSimulationActivities(): Record<string, (...args: never[]) => Promise<unknown>> {
   const store = artifactStore();
-  const sandbox = createSandboxActivities(store, { limits: largeQueueLimits() });
+  const sandbox = instrumentSandbox(createSandboxActivities(store, { limits: largeQueueLimits() }));
   return { ...sandbox, ...createSimulationPipelineActivities(store, (req) => sandbox.runScript(req as never)) };
 }

@@ -5,6 +5,7 @@ import { loadConfig } from '../../lib/config.js';
 import type { PhysvecConfig } from '../../schemas/config.js';
 import type { LlmRequest, LlmResult } from '../../schemas/llm.js';
 import { callLlm, type ToolExecutor } from './call-llm.js';
+import { instrumentedLlmCall } from './telemetry.js';
 import type { Env } from '../../lib/llm/endpoint.js';
 
 
@@ -22,7 +23,7 @@ export function createLlmActivities(deps: LlmActivityDeps = {}) {
   const resolved = { store: deps.store ?? artifactStore(), tools: deps.tools ?? {}, config: deps.config ?? loadConfig(), env: deps.env ?? process.env };
   return {
     async callLlm(req: LlmRequest): Promise<LlmResult> {
-      return callLlm(resolved, req);
+      return instrumentedLlmCall(resolved.config, req, () => callLlm(resolved, req));
     },
   };
 }

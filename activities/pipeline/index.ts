@@ -16,6 +16,7 @@ import { buildConvergenceJob, convergenceStep } from './convergence.js';
 import { writeReport, type ReportInput } from './report.js';
 import { runJob, type RunSandbox } from './run-job.js';
 import { checkOwnSetting } from '../validation/own-setting.js';
+import { recordVerdict } from '../../lib/telemetry/metrics.js';
 
 export interface PipelineDeps {
   store: ArtifactStore;
@@ -76,7 +77,7 @@ export function createPipelineActivities(deps: PipelineDeps) {
     async checkOwnSetting(input: Parameters<typeof checkOwnSetting>[0]) {
       return checkOwnSetting(input);
     },
-    writeReport: (input: ReportInput) => writeReport(store, input),
+    writeReport: (input: ReportInput) => writeReport(store, input).then((written) => (recordVerdict(input.status), written)),
   };
 }
 

@@ -7,6 +7,7 @@ import { BadInputError } from '../../lib/errors.js';
 import { line } from '../output.js';
 import { largeQueueLimits, largeQueueSlots } from '../../workers/large-queue.js';
 import { deploymentOptions } from '../../workers/versioning.js';
+import { telemetrySettings } from '../../workers/telemetry/settings.js';
 
 const Queue = z.enum(['orchestration', 'simulation', 'large', 'all']);
 
@@ -16,20 +17,24 @@ export function register(program: Command): void {
     .description('run workers: orchestration (workflows + LLM calls), simulation (sandbox runs), large (full-size sandbox runs, on bigger hosts), or all (orchestration + simulation) in one process')
     .option('--queue <queue>', 'orchestration | simulation | large | all', 'all')
     .option('--no-promote', 'serve only the runs pinned to this build (drain an old build); by default new runs go to the build started last')
-    .action(async (opts: { queue: string; promote: boolean }) => {
+    .option('--metrics <address>', 'serve Prometheus metrics (SDK and physvec series) at http://<address>/metrics: :PORT or IP:PORT (env PHYSVEC_METRICS, config telemetry.metrics; default off)')
+    .option('--traces <exporter>', 'OpenTelemetry traces: otlp (OTEL_EXPORTER_OTLP_ENDPOINT, default http://localhost:4318), console or off (env PHYSVEC_TRACES / OTEL_TRACES_EXPORTER, config telemetry.traces; default off)')
+    .action(async (opts: { queue: string; promote: boolean; metrics?: string; traces?: string }) => {
       const q = Queue.safeParse(opts.queue);
       if (!q.success) throw new BadInputError(`--queue: expected orchestration, simulation, large or all, got "${opts.queue}"`);
-      installRuntime(); // before the first connection creates the runtime
+      const telemetry = telemetrySettings(opts);
+      installRuntime(telemetry); // before the first connection creates the runtime
       const { connection, target } = await connectWorker();
       if (q.data === 'large') {
         // The queue's own limits, so whoever starts a worker on a big host sees what its runs may use.
         const limits = largeQueueLimits();
         line(`large queue: each run up to ${limits.memoryMb} MiB and ${(limits.maxTimeoutMs / 3600_000).toFixed(1)} h (PHYSVEC_LARGE_MEMORY_MB, PHYSVEC_LARGE_MAX_HOURS), ${largeQueueSlots()} at once (PHYSVEC_LARGE_SLOTS)`);
       }
+      const served = [telemetry.metrics ? `; metrics at http://${telemetry.metrics.bindAddress}/metrics` : '', telemetry.traces !== 'off' ? `; traces to ${telemetry.traces}` : ''].join('');
       await runWorkers(connection, target.namespace, q.data, {
         promote: opts.promote,
         say: line,
-        onReady: () => line(`worker(s) for ${q.data} polling ${target.address} (namespace ${target.namespace}), ${describeBuild(opts.promote)}; Ctrl-C to stop`),
+        onReady: () => line(`worker(s) for ${q.data} polling ${target.address} (namespace ${target.namespace}), ${describeBuild(opts.promote)}${served}; Ctrl-C to stop`),
       });
       await connection.close();
     });

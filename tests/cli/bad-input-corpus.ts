@@ -182,6 +182,8 @@ export async function buildCorpus(ctx: CorpusContext): Promise<Case[]> {
   flag('runs --topic chemistry', ['runs', '--topic', 'chemistry'], /--topic chemistry: unknown topic; use one of dmrg/);
   flag('runs --limit 0', ['runs', '--limit', '0'], /--limit "0": expected a number > 0/);
   flag('worker --queue gpu', ['worker', '--queue', 'gpu'], /--queue: expected orchestration, simulation, large or all, got "gpu"/);
+  flag('worker --metrics host:9464', ['worker', '--metrics', 'prometheus-host:9464'], /--metrics: "prometheus-host" is not an IP address .*e\.g\. :9464/);
+  flag('worker --traces jaeger', ['worker', '--traces', 'jaeger'], /--traces: expected otlp, console or off, got "jaeger"/);
   flag('tasks validate (no root)', ['tasks', 'validate'], /missing required argument/);
   flag('status (no id)', ['status'], /missing required argument 'workflowId'/);
   flag('bench run --id <seeded> --tasks trotter', ['bench', 'run', '--id', ctx.seededCampaign, '--tasks', 'trotter'], new RegExp(`--id ${ctx.seededCampaign}: campaign .* exists with another selection; drop the other flags to resume it`));

@@ -13,6 +13,7 @@ import type { ArtifactStore } from '../../../lib/artifacts/store.js';
 import { CheckpointManifest, type CheckpointEntry, type CheckpointState } from '../../../schemas/run-state.js';
 import { readdirUpTo } from '../bounded-readdir.js';
 import { readConfinedFile } from './confined-read.js';
+import { recordCheckpointUpload } from '../../../lib/telemetry/metrics.js';
 
 export interface CheckpointLimits {
   maxBytes: number;
@@ -127,6 +128,7 @@ export class CheckpointSync {
       entries.push({ name, ref });
     }
     if (entries.length === 0) return;
+    if (uploads > 0) recordCheckpointUpload(uploadedBytes);
     this.skippedBeforeFirst = undefined;
     const manifest = await this.store.putJson({ files: entries } satisfies CheckpointManifest, 'checkpoint-manifest.json');
     if (manifest.sha256 === this.state?.manifest.sha256) {
