@@ -1,6 +1,7 @@
 // Command-line flags named the way the user typed them: commander hands options over in camelCase,
 // and a zod issue on one of them must say `--stop-after-passes "x": expected a whole number`, not
 // `stopAfterPasses: Invalid input: expected number, received NaN`.
+import type { Command } from 'commander';
 import type { ZodError } from 'zod';
 import { BadInputError } from '../lib/errors.js';
 
@@ -35,4 +36,24 @@ export function badFlags(error: ZodError, flagOf: Record<string, string> = {}, g
       })
       .join('\n'),
   );
+}
+
+/**
+ * A single-value flag given twice is refused rather than silently taking the last value. Repeatable
+ * flags are the ones whose help says "repeatable" (so --help and the behaviour cannot disagree);
+ * boolean and variadic flags are left alone. Installed once on the whole program (cli/program.ts).
+ */
+export function rejectRepeatedFlags(cmd: Command): void {
+  const seen = new Map<string, string>();
+  for (const option of cmd.options) {
+    const takesValue = option.required || option.optional;
+    if (!takesValue || option.variadic || /repeatable/i.test(option.description)) continue;
+    cmd.on(`option:${option.name()}`, (value: string | undefined) => {
+      const shown = value ?? '';
+      const before = seen.get(option.name());
+      if (before !== undefined) throw new BadInputError(`${option.long ?? option.flags} given twice (${before}, ${shown}): give it once`);
+      seen.set(option.name(), shown);
+    });
+  }
+  for (const sub of cmd.commands) rejectRepeatedFlags(sub);
 }

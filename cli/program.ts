@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { repoRoot } from '../lib/paths.js';
 import { modulesFor } from './commands/index.js';
 import { reportFailure, wantsJson } from './failure.js';
+import { rejectRepeatedFlags } from './flags.js';
 
 const version = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -34,6 +35,7 @@ export async function buildProgram(args: readonly string[]): Promise<Command> {
     outputError: (text, write) => write(`physvec: ${text.trim().replace(/^error: /, '').split('\n').join('; ')} (see \`physvec ${usageOf(program, args)} --help\`)\n`),
   });
   for (const load of modulesFor(args)) (await load()).register(program);
+  rejectRepeatedFlags(program);
   return program;
 }
 

@@ -61,10 +61,22 @@ export const TranslationRule = z
     status: TranslationStatus,
     /** What differs from the original, when anything does. */
     differs: z.string().optional(),
+    /**
+     * Python that shows the target does what the row says, run against the installed substitute on a tiny
+     * molecule by tests/toolchains/translation-exec.test.ts (helpers there). Required of every equivalent
+     * or nearest rule unless `unchecked` says why it cannot run here.
+     */
+    check: z.string().min(1).optional(),
+    /** Why `check` cannot be run here (a package the target needs is not installed). */
+    unchecked: z.string().min(1).optional(),
   })
   .strict()
   .superRefine((r, ctx) => {
     validRegex(r.match, ctx);
+    const claims = r.status === 'equivalent' || r.status === 'nearest';
+    if (claims && (r.check === undefined) === (r.unchecked === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['check'], message: `an ${r.status} rule gives exactly one of "check" (Python that runs its target) and "unchecked" (why it cannot run here)` });
+    }
     if (r.kind === 'setting' && !r.block) ctx.addIssue({ code: 'custom', path: ['block'], message: 'a setting rule names its block (e.g. "tddft")' });
   });
 export type TranslationRule = z.infer<typeof TranslationRule>;
@@ -92,5 +104,7 @@ export const TranslationRow = z.object({
   target: z.string(),
   status: z.union([TranslationStatus, z.literal('not translated')]),
   differs: z.string().optional(),
+  /** A condition written in prose beside the keyword (`CPCM(if complex carries non-zero charge)`): use it only then. */
+  condition: z.string().optional(),
 });
 export type TranslationRow = z.infer<typeof TranslationRow>;

@@ -4,6 +4,7 @@
 // reproduction does before its first LLM call (cli/runs/prepare-pass.ts).
 // Exit codes (DESIGN §9): 0 every file valid, 2 bad input (an invalid file, or no dataset at the path);
 // prepare: 1 when every file is valid but some task cannot be prepared here (e.g. no toolchain for it).
+import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { BadInputError } from '../../lib/errors.js';
 import { loadDataset, type LoadedDataset } from '../../lib/tasks/dataset.js';
@@ -75,6 +76,21 @@ export function register(program: Command, deps: TasksCommandDeps = {}): void {
       (deps.setExitCode ?? ((c: number) => (process.exitCode = c)))(code);
     });
   tasks
+    .command('show')
+    .description(
+      'what a reproduction of one task would use, with no model and no server: the source found, for dft tasks the protocol file ' +
+        'and its translation table, and every limiting, scientific and convergence case with how it will be checked',
+    )
+    .argument('<task.json>', 'a task file')
+    .option('--dataset <root>', 'dataset root the companion files are resolved against (default: found from the task file)')
+    .option('--json', 'print one JSON document on stdout, nothing else')
+    .option('--toolchain <profile>', 'use this profile (substituting if needed), as reproduce --toolchain')
+    .addHelpText('after', '\nExit codes: 0 shown; 2 bad input (an invalid task file, an unknown --toolchain).')
+    .action(async (file: string, opts: { dataset?: string; json?: boolean; toolchain?: string }) => {
+      const code = await tasksShow(file, { ...opts, toolchain: opts.toolchain ? [opts.toolchain] : undefined }, deps);
+      (deps.setExitCode ?? ((c: number) => (process.exitCode = c)))(code);
+    });
+  tasks
     .command('prepare')
     .description(
       'run, for every task, what a reproduction does before its first LLM call (topic, toolchain and substitution, adapted request and rubric, ' +
@@ -88,6 +104,40 @@ export function register(program: Command, deps: TasksCommandDeps = {}): void {
       const code = await tasksPrepare(root, opts, deps);
       (deps.setExitCode ?? ((c: number) => (process.exitCode = c)))(code);
     });
+}
+
+/** `tasks show`, callable without commander; returns the exit code. */
+export async function tasksShow(file: string, opts: { dataset?: string; json?: boolean; toolchain?: string[] }, deps: TasksCommandDeps = {}): Promise<number> {
+  const out = deps.out ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const { showTask } = await import('../runs/task-show.js');
+  const { renderTranslationTable } = await import('../../lib/protocols/translation.js');
+  for (const name of opts.toolchain ?? []) getProfile(name);
+  const show = await showTask(file, { ...(opts.dataset ? { dataset: opts.dataset } : {}), ...(opts.toolchain ? { toolchain: opts.toolchain } : {}), ...(deps.preparePass ? { available: deps.preparePass } : {}) });
+  if (opts.json) {
+    out(JSON.stringify(show, null, 2));
+    return EXIT_OK;
+  }
+  const where = (p: string | null) => (p && show.root ? path.relative(show.root, p) : (p ?? '-'));
+  out(`${show.id} (${show.topic}): ${show.file}`);
+  out(`toolchain: ${show.toolchain}${show.substituteFor ? ` (standing in for ${show.substituteFor})` : ''}${show.needsFlag ? `; a reproduction here needs ${show.needsFlag}` : ''}`);
+  out(`source: ${show.source.kind}${show.source.path ? ` ${where(show.source.path)}` : ''}${show.source.tried?.length ? ` (TeX not found; tried ${show.source.tried.map(where).join(', ')})` : ''}`);
+  if (show.protocol) out(show.protocol.found ? `protocol: ${where(show.protocol.file)} (${show.protocol.calculations} calculations)` : `protocol: not published (tried ${(show.protocol.tried ?? []).join(', ')})`);
+  out(`rubric: ${show.rubric.available ? `${show.rubric.leaves} leaves` : `not available (${show.rubric.reason ?? 'none'})`}`);
+  const cases = (title: string, list: readonly { content: string; truth: string; checkedBy: string }[]) => {
+    out(`${title}: ${list.length}`);
+    list.forEach((c, i) => [`  ${i + 1}. ${c.content}`, `     truth: ${c.truth}`, `     checked ${c.checkedBy}`].forEach((l) => out(l)));
+  };
+  cases('limiting cases', show.limitingCases);
+  cases('scientific results', show.scientificResults);
+  out(`convergence cases: ${show.convergenceCases.length}`);
+  show.convergenceCases.forEach((c, i) => [`  ${i + 1}. ${c.content} (raise ${c.parameter})`, `     criteria: ${c.criteria}`, `     tolerance: ${c.tolerance}`].forEach((l) => out(l)));
+  if (show.translation) {
+    const n = show.translation.counts;
+    out(`translation ${show.translation.from} → ${show.translation.to}: ${n.rows} items (${n.equivalent} equivalent, ${n.nearest} nearest, ${n.noEquivalent} no equivalent, ${n.notNeeded} not needed, ${n.notTranslated} not translated)`);
+    for (const l of renderTranslationTable(show.translation.rows, show.translation.from, show.translation.to).split('\n')) out(l);
+  }
+  if (show.lacks.length) out(`lacks: ${show.lacks.join('; ')}`);
+  return EXIT_OK;
 }
 
 /** `tasks prepare`, callable without commander; returns the exit code. */
@@ -116,7 +166,8 @@ function printPrepare(report: PreparePassReport, out: (line: string) => void): v
     if (!l.preparable) return [...head, `NOT PREPARABLE: ${l.error}`];
     const cases = `limiting ${casesText(l.limiting!)}, scientific ${casesText(l.scientific!)}, convergence ${l.convergence!.cases}${l.convergence!.defaultCriteria ? ` (${l.convergence!.defaultCriteria} default criterion)` : ''}`;
     const rubric = l.rubric!.available ? `rubric ${l.rubric!.leaves} leaves, NormCheck ok${l.rubric!.adaptedLeaves ? `, ${l.rubric!.adaptedLeaves} adapted` : ''}` : 'rubric not available';
-    const tr = l.translation ? `; protocol translated: ${l.translation.rows} items, ${l.translation.noEquivalent} with no equivalent, ${l.translation.notTranslated} not translated` : '';
+    const file = l.protocolFile ? `; protocol ${path.relative(report.root, l.protocolFile)}` : l.protocol === 'not published' ? '; protocol not published' : '';
+    const tr = l.translation ? `${file}, translated: ${l.translation.rows} items, ${l.translation.noEquivalent} with no equivalent, ${l.translation.notTranslated} not translated` : file;
     // Three aligned columns, then the line's free text (as before the table library).
     return [...head, `source ${l.source!.padEnd(8)}  ${rubric}  ${cases}${tr}${l.lacks.length ? `; lacks: ${l.lacks.join(', ')}` : ''}`];
   });

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ArtifactStore } from '../../lib/artifacts/store.js';
-import { createPipelineActivities } from '../../activities/pipeline/index.js';
+import { createPipelineActivities, type PipelineActivities } from '../../activities/pipeline/index.js';
 import { detectToolchains } from '../../activities/toolchains/detect.js';
 import { loadDataset } from '../../lib/tasks/dataset.js';
 import { formatProblem } from '../../lib/input-files/problems.js';
@@ -15,6 +15,7 @@ import { preparedLine, summariseByTopic, type PreparedTaskLine, type TopicPrepar
 import { canonicalTopic } from '../../lib/tasks/topics.js';
 import { getProfile, profilesForTopic } from '../../lib/toolchains/config.js';
 import { mapLimit } from '../../lib/toolchains/map-limit.js';
+import type { TaskContext } from '../../schemas/pipeline.js';
 import type { Topic } from '../../schemas/task.js';
 import type { ToolchainStatus } from '../../schemas/toolchain.js';
 
@@ -47,25 +48,8 @@ export async function preparePass(root: string, opts: PreparePassOptions = {}): 
       const loaded = byFile.get(file);
       const id = path.basename(file, path.extname(file));
       const topic = loaded?.topic ?? null;
-      const prepare = (toolchain?: string) => activities.prepareTask({ taskFile: file, datasetRoot: dataset.root, ...(toolchain ? { toolchain } : {}) });
       try {
-        const toolchain = topic ? pickToolchain(opts.toolchains, topic) : undefined;
-        let ctx;
-        let needsFlag: string | undefined;
-        try {
-          ctx = await prepare(toolchain);
-        } catch (err) {
-          // A reproduction refuses to substitute unasked (the task demands its package); say which flag makes it run here.
-          const alternatives = toolchain || !loaded ? [] : installedSubstitutes(loaded.topic, statuses);
-          for (const alt of alternatives) {
-            ctx = await prepare(alt).catch(() => undefined);
-            if (ctx) {
-              needsFlag = `--toolchain ${alt}`;
-              break;
-            }
-          }
-          if (!ctx) throw err;
-        }
+        const { ctx, needsFlag } = await prepareHere(activities, statuses, { file, root: dataset.root, topic: loaded?.topic ?? null, toolchains: opts.toolchains });
         const line = preparedLine(ctx, file, ctx.backgroundNames.length);
         if (needsFlag) line.needsFlag = needsFlag;
         return line;
@@ -87,6 +71,29 @@ export async function preparePass(root: string, opts: PreparePassOptions = {}): 
     };
   } finally {
     await rm(storeDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * One task through the reproduction's prepareTask. A reproduction refuses to substitute unasked (the task
+ * demands its package): then the installed substitutes are tried and `needsFlag` says which flag makes it run here.
+ */
+export async function prepareHere(
+  activities: Pick<PipelineActivities, 'prepareTask'>,
+  statuses: readonly ToolchainStatus[],
+  task: { file: string; root: string | null; topic: Topic | null; toolchains?: readonly string[] | undefined },
+): Promise<{ ctx: TaskContext; needsFlag?: string }> {
+  const prepare = (toolchain?: string) => activities.prepareTask({ taskFile: task.file, ...(task.root ? { datasetRoot: task.root } : {}), ...(toolchain ? { toolchain } : {}) });
+  const toolchain = task.topic ? pickToolchain(task.toolchains, task.topic) : undefined;
+  try {
+    return { ctx: await prepare(toolchain) };
+  } catch (err) {
+    const alternatives = toolchain || !task.topic ? [] : installedSubstitutes(task.topic, statuses);
+    for (const alt of alternatives) {
+      const ctx = await prepare(alt).catch(() => undefined);
+      if (ctx) return { ctx, needsFlag: `--toolchain ${alt}` };
+    }
+    throw err;
   }
 }
 

@@ -2,6 +2,7 @@
 // BOM, Windows line endings. Failures come back as problems naming the file and, for syntax errors,
 // the line and column.
 import { readFile, stat } from 'node:fs/promises';
+import { duplicateKeys } from './json-duplicates.js';
 import { jsonSyntaxErrorOffset } from './json-syntax.js';
 import { errorAt } from './problems.js';
 import type { Problem } from '../../schemas/task.js';
@@ -51,11 +52,18 @@ export function parseJsonBytes(bytes: Uint8Array, file: string): JsonFileResult 
   }
   const bom = text.charCodeAt(0) === 0xfeff;
   if (bom) text = text.slice(1);
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text), bom, crlf: text.includes('\r\n') };
+    value = JSON.parse(text);
   } catch (err) {
     return { ok: false, problem: errorAt(file, `invalid JSON: ${describeSyntaxError(err as Error, text)}`) };
   }
+  const dup = duplicateKeys(text)[0];
+  if (dup) {
+    const field = dup.parent ? `${dup.parent}.${dup.key}` : dup.key;
+    return { ok: false, problem: errorAt(file, `key "${dup.key}" given twice (lines ${dup.firstLine} and ${dup.line}); JSON would keep only the last: remove one`, field) };
+  }
+  return { ok: true, value, bom, crlf: text.includes('\r\n') };
 }
 
 /** The parser's reason, located by line and column (Node 20 does not always give a position). */

@@ -31,8 +31,13 @@ export interface OrcaCoordinates {
 }
 
 export interface OrcaInput {
-  /** Every `!` keyword in order, as written. */
+  /** Every `!` keyword in order, as written (a prose condition in parentheses taken off, see `conditions`). */
   keywords: string[];
+  /**
+   * Prose written in parentheses after a keyword, e.g. `CPCM(if complex carries non-zero charge)`: a
+   * condition on using the keyword, not more keywords. Keyed by the keyword as written in `keywords`.
+   */
+  conditions: Record<string, string>;
   blocks: OrcaBlock[];
   coordinates?: OrcaCoordinates;
   /** Non-empty lines outside any `!` line or block. */
@@ -42,7 +47,7 @@ export interface OrcaInput {
 const END = /^end$/i;
 
 export function parseOrcaInput(input: string): OrcaInput {
-  const out: OrcaInput = { keywords: [], blocks: [], unparsed: [] };
+  const out: OrcaInput = { keywords: [], conditions: {}, blocks: [], unparsed: [] };
   let block: { written: string; lines: string[]; first: string } | undefined;
   const close = () => {
     if (block) out.blocks.push(toBlock(block.written, block.first, block.lines));
@@ -53,7 +58,13 @@ export function parseOrcaInput(input: string): OrcaInput {
     if (!line) continue;
     if (line.startsWith('!')) {
       close();
-      out.keywords.push(...line.slice(1).split(/\s+/).filter(Boolean));
+      for (const token of keywordTokens(line.slice(1))) {
+        const prose = PROSE_CONDITION.exec(token);
+        if (prose) {
+          out.keywords.push(prose[1]!);
+          out.conditions[prose[1]!] = prose[2]!.trim();
+        } else out.keywords.push(token);
+      }
     } else if (line.startsWith('%')) {
       close();
       const m = /^%\s*([A-Za-z_]\w*)\s*(.*)$/.exec(line);
@@ -70,6 +81,28 @@ export function parseOrcaInput(input: string): OrcaInput {
     }
   }
   close();
+  return out;
+}
+
+/** `KEYWORD(words with spaces)`: parentheses holding more than one word are prose, not part of the keyword. */
+const PROSE_CONDITION = /^([^(\s]+)\((\S+\s+[^)]*)\)$/;
+
+/** A `!` line split on blanks, except inside parentheses (`CPCM(if complex carries non-zero charge)` is one token). */
+function keywordTokens(text: string): string[] {
+  const out: string[] = [];
+  let token = '';
+  let depth = 0;
+  for (const ch of text) {
+    if (/\s/.test(ch) && depth === 0) {
+      if (token) out.push(token);
+      token = '';
+      continue;
+    }
+    if (ch === '(') depth++;
+    else if (ch === ')' && depth > 0) depth--;
+    token += ch;
+  }
+  if (token) out.push(token);
   return out;
 }
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { BadInputError, badInputFromZod } from '../errors.js';
 import { dataDir } from '../paths.js';
 import { TranslationTable, type OrcaProtocol, type TranslationRow, type TranslationRule } from '../../schemas/protocol.js';
-import { parseOrcaInput } from './orca-input.js';
+import { parseOrcaInput, type OrcaInput } from './orca-input.js';
 
 export const translationsDir = path.join(dataDir, 'protocol-translations');
 
@@ -44,7 +44,15 @@ export function translateProtocol(protocol: OrcaProtocol, table: TranslationTabl
   };
   for (const calc of protocol.orca_inputs) {
     const input = parseOrcaInput(calc.input_command);
-    for (const kw of input.keywords) add(`k:${kw.toLowerCase()}`, rowFor(table, 'keyword', kw, undefined, ''), calc.id);
+    // The multiplicity may sit in the separate coordinate line (`xyzfile`) rather than in the input.
+    const ref = referenceOf(input.coordinates || !calc.xyzfile ? input : { ...input, coordinates: parseOrcaInput(calc.xyzfile).coordinates });
+    for (const kw of input.keywords) {
+      const row = rowFor(table, 'keyword', kw, undefined, '', ref);
+      const condition = input.conditions[kw];
+      if (condition) row.condition = condition;
+      // One row per distinct translation: the same keyword under RKS and under UKS is two rows.
+      add(`k:${kw.toLowerCase()}|${row.target}|${condition ?? ''}`, row, calc.id);
+    }
     for (const line of input.unparsed) {
       add(`l:${line}`, { kind: 'line', orca: line, category: '?', target: '—', status: 'not translated', differs: 'not an ORCA keyword line or block as the parser reads them: check the input and translate it by hand' }, calc.id);
     }
@@ -62,12 +70,27 @@ export function translateProtocol(protocol: OrcaProtocol, table: TranslationTabl
   return [...rows.values()];
 }
 
-function rowFor(table: TranslationTable, kind: TranslationRule['kind'], written: string, block: string | undefined, value: string): Omit<TranslationRow, 'usedIn'> {
+/**
+ * The Kohn-Sham reference of one calculation, for `$ref` in targets: what its keywords say, else what its
+ * multiplicity implies (ORCA's default: restricted for a singlet, unrestricted otherwise), else `KS`
+ * (PySCF's dft.KS picks RKS or UKS by mol.spin) when the multiplicity is a placeholder.
+ */
+function referenceOf(input: OrcaInput): 'RKS' | 'UKS' | 'ROKS' | 'KS' {
+  const kws = new Set(input.keywords.map((k) => k.toUpperCase()));
+  if (kws.has('UKS') || kws.has('UHF')) return 'UKS';
+  if (kws.has('ROKS') || kws.has('ROHF')) return 'ROKS';
+  if (kws.has('RKS') || kws.has('RHF')) return 'RKS';
+  const m = Number(input.coordinates?.multiplicity);
+  if (Number.isInteger(m) && m >= 1) return m === 1 ? 'RKS' : 'UKS';
+  return 'KS';
+}
+
+function rowFor(table: TranslationTable, kind: TranslationRule['kind'], written: string, block: string | undefined, value: string, ref = 'KS'): Omit<TranslationRow, 'usedIn'> {
   for (const rule of table.rules) {
     if (rule.kind !== kind || (kind === 'setting' && rule.block !== block)) continue;
     const m = new RegExp(`^(?:${rule.match})$`, 'i').exec(written);
     if (!m) continue;
-    const fill = (s: string) => s.replace(/\$(value|\d)/g, (_, g: string) => (g === 'value' ? value : (m[Number(g)] ?? '')));
+    const fill = (s: string) => s.replace(/\$(value|ref|\d)/g, (_, g: string) => (g === 'value' ? value : g === 'ref' ? ref : (m[Number(g)] ?? '')));
     const row: Omit<TranslationRow, 'usedIn'> = { kind, orca: written, category: rule.category, target: fill(rule.target), status: rule.status };
     if (rule.differs) row.differs = fill(rule.differs);
     return row;
@@ -95,7 +118,7 @@ export function renderTranslationTable(rows: readonly TranslationRow[], from: st
   const lines = [
     `| ${from} (as written) | used in | what | ${to} | match | what differs |`,
     '|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${cell(r.orca)} | ${cell(r.usedIn.join(', '))} | ${cell(r.category)} | ${cell(r.target)} | ${r.status} | ${cell(r.differs ?? '')} |`),
+    ...rows.map((r) => `| ${cell(r.orca)}${r.condition ? ` (only ${cell(r.condition)})` : ''} | ${cell(r.usedIn.join(', '))} | ${cell(r.category)} | ${cell(r.target)} | ${r.status} | ${cell(r.differs ?? '')} |`),
   ];
   return lines.join('\n');
 }

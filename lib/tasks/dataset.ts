@@ -1,7 +1,10 @@
 // Scans a whole dataset (QMP-Bench as published, or our suite) and loads every task and rubric file.
 // Rubric files no task points at are validated too, so a broken one cannot hide until it is used.
 // Not scanned: QMP-Bench's empty template Rubrics/rubrics.json (it has no leaves by design).
-import { readdir } from 'node:fs/promises';
+// A symlinked task file is followed when its target is a regular file inside the dataset root (a
+// dataset may share one task between folders that way); any other link is skipped with a warning
+// saying why (outside the root: a scan reads nothing beyond the dataset; broken: nothing to read).
+import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BadInputError } from '../errors.js';
 import type { DatasetLayout, LoadedTask, NormCheckResult, Problem } from '../../schemas/task.js';
@@ -46,13 +49,15 @@ export async function loadDataset(datasetRoot: string, opts: LoadDatasetOptions 
   }
   const root = layout === 'physvec' ? physvecRootOf(given) : given;
   const taskDirs = layout === 'physvec' ? await subfoldersOf(path.join(root, 'data', 'tasks')) : await qmpTaskDirs(root);
-  const taskFiles = (await Promise.all(taskDirs.map((d) => jsonFilesIn(d, 0)))).flat();
+  const linked = await Promise.all(taskDirs.map((d) => symlinkedJsonFiles(d, root)));
+  const taskFiles = (await Promise.all(taskDirs.map((d, i) => jsonFilesIn(d, 0).then((f) => [...f, ...linked[i]!.follow].sort(naturalOrder))))).flat();
 
   const rubricCache = new Map<string, Promise<LoadedRubric>>();
   const inspected = await Promise.all(taskFiles.map((f) => inspectTaskFile(f, { ...opts, datasetRoot: root, rubricCache })));
   const tasks = inspected.flatMap((r) => (r.task ? [r.task] : []));
   const problems = inspected.flatMap((r) => r.problems);
   for (const dir of taskDirs) problems.push(...(await directoriesNamedLikeTaskFiles(dir)));
+  for (const l of linked) problems.push(...l.problems);
 
   const rubricFiles: RubricFileStatus[] = [];
   const allRubricFiles = layout === 'physvec' ? await rubricFilesIn(path.join(root, 'rubrics')) : await rubricFilesIn(path.join(root, 'Rubrics'));
@@ -94,6 +99,26 @@ async function directoriesNamedLikeTaskFiles(dir: string): Promise<Problem[]> {
   return entries
     .filter((e) => e.isDirectory() && e.name.toLowerCase().endsWith('.json'))
     .map((e) => warningAt(path.join(dir, e.name), 'is a directory named like a task file; it was skipped (a task is a JSON file: move its content into a file of that name, or rename the directory)'));
+}
+
+/** `*.json` symbolic links in `dir`: the ones to follow (target a file inside `root`) and a warning for each other one. */
+async function symlinkedJsonFiles(dir: string, root: string): Promise<{ follow: string[]; problems: Problem[] }> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const follow: string[] = [];
+  const problems: Problem[] = [];
+  const realRoot = await realpath(root);
+  for (const e of entries.filter((x) => x.isSymbolicLink() && x.name.toLowerCase().endsWith('.json'))) {
+    const link = path.join(dir, e.name);
+    const target = await realpath(link).catch(() => undefined);
+    const isFile = target !== undefined && (await stat(target).then((st) => st.isFile(), () => false));
+    const inside = target !== undefined && !path.relative(realRoot, target).startsWith('..') && !path.isAbsolute(path.relative(realRoot, target));
+    if (isFile && inside) follow.push(link);
+    else {
+      const why = target === undefined ? 'a broken symbolic link (its target does not exist)' : !isFile ? `a symbolic link to ${target}, which is not a file` : `a symbolic link to ${target}, outside the dataset root ${realRoot}`;
+      problems.push(warningAt(link, `is ${why}; it was skipped (copy the task file into the dataset, or link to a file inside it)`));
+    }
+  }
+  return { follow, problems };
 }
 
 /** Rubric files one folder down (`<dir>/<topic>/*.json`) plus, for our own suite, `<dir>/*.json`. */

@@ -30,6 +30,8 @@ export interface PreparedTaskLine {
   needsFlag?: string;
   source?: TaskContext['sourceKind'];
   protocol?: 'found' | 'not published';
+  /** The protocol file this task resolved to (dft_qc), when found. */
+  protocolFile?: string;
   protocolTried?: string[];
   translation?: Record<string, number>;
   rubric?: { available: boolean; leaves: number; adaptedLeaves: number; reason?: string };
@@ -99,6 +101,7 @@ export function preparedLine(ctx: TaskContext, file: string, verifierFunctions: 
   if (ctx.protocol) {
     line.protocol = ctx.protocol.found ? 'found' : 'not published';
     if (!ctx.protocol.found) line.protocolTried = ctx.protocol.tried;
+    if (ctx.protocol.file) line.protocolFile = ctx.protocol.file;
     if (ctx.protocol.translation) line.translation = ctx.protocol.translation.counts;
   }
   return line;

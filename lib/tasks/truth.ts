@@ -47,6 +47,9 @@ const TOLERANCE_SENTENCE = new RegExp(
   String.raw`(?:\bthe\s+)?\b(relative|absolute)?\s*(?:error\s+)?tolerance\s*(?:is|of|=|:)?\s*(?:within\s+)?${PLUS_MINUS}?\s*(${NUM})\s*(%|percent\b)?`,
   'i',
 );
+// Any tolerance phrase with whatever follows it, readable or not ("+/- NaN", "+/- -0.05"): validation
+// names it rather than letting a broken tolerance turn a numeric truth into prose.
+const TOLERANCE_ANY = new RegExp(String.raw`(?:\bthe\s+)?\b(?:relative|absolute)?\s*(?:error\s+)?tolerance\s*(is|of|=|:)?\s*(?:within\s+)?(${PLUS_MINUS})?\s*([^\s,;]*)`, 'i');
 const WITHIN_PERCENT = new RegExp(String.raw`\bwithin\s+${PLUS_MINUS}?\s*(${NUM})\s*(%|percent\b)`, 'i');
 const VALUE_PLUS_MINUS = new RegExp(String.raw`(${NUM})\s*${PLUS_MINUS}\s*(${NUM})\s*(%|percent\b)?`);
 const PER_ITEM = /\b(?:for\s+)?(?:each|every)\s+(?:site|checkpoint|point|time|value|element)\b/i;
@@ -73,9 +76,30 @@ export function parseTolerance(text: string): Tolerance | undefined {
 function tolerance(type: string | undefined, value: string, percent: string | undefined, text: string): Tolerance {
   // An unqualified "± x" reads as an error bar (absolute); a percentage is relative by nature.
   const kind: ToleranceType = type ? (type.toLowerCase() as ToleranceType) : percent ? 'relative' : 'absolute';
-  const t: Tolerance = { type: kind, value: Math.abs(parseNumber(value)) / (percent ? 100 : 1), stated: true };
+  // The sign is kept: a negative tolerance is an error of the task file (toleranceProblem), never flipped.
+  const t: Tolerance = { type: kind, value: parseNumber(value) / (percent ? 100 : 1), stated: true };
   if (PER_ITEM.test(text)) t.perItem = true;
   return t;
+}
+
+/**
+ * What is wrong with the tolerance a sentence states, or undefined when it states a usable one (or
+ * none). A tolerance must be a finite number > 0: 0 means an exact match no computed value meets, a
+ * negative one would fail everything, a word ("NaN") is not read at all.
+ */
+export function toleranceProblem(text: string): string | undefined {
+  const any = TOLERANCE_ANY.exec(text);
+  const tol = parseTolerance(text);
+  if (!tol) {
+    // Only a phrase that states a value ("is", "of", "=", "±" followed by something) is a broken tolerance.
+    const token = any?.[3]?.replace(/[.]+$/, '');
+    if (!any || (!any[1] && !any[2]) || !token) return undefined;
+    return `the tolerance "${token}" is not a number; write e.g. "The relative error tolerance is +/- 0.05."`;
+  }
+  if (!Number.isFinite(tol.value)) return `the tolerance ${tol.value} is not a finite number; write e.g. "+/- 0.05"`;
+  if (tol.value < 0) return `the tolerance ${tol.value} is negative; a tolerance is a size: write "+/- ${-tol.value}" if that is meant`;
+  if (tol.value === 0) return 'the tolerance is 0: no computed value matches exactly; give the accuracy the value is known to, e.g. "+/- 1e-6"';
+  return undefined;
 }
 
 export function parseTruth(truth: string): ParsedTruth {
@@ -97,7 +121,7 @@ export function parseTruth(truth: string): ParsedTruth {
 /** The sentence stating the value: everything before the tolerance sentence, and before any "± x". */
 function claimPart(text: string): string {
   let end = text.length;
-  const tol = TOLERANCE_SENTENCE.exec(text);
+  const tol = TOLERANCE_ANY.exec(text);
   if (tol) end = Math.min(end, tol.index);
   const within = WITHIN_PERCENT.exec(text);
   if (within) end = Math.min(end, within.index);

@@ -3,7 +3,7 @@
 // says which exit code it must get and what the first line must say (the file/field/flag and the fix).
 // Variants are made from files we did not write where possible (QMP-Bench's task_dmrg_7_2 and its
 // rubric, as published) and from our own bundled task.
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot, qmpBenchRoot } from '../../lib/paths.js';
@@ -97,6 +97,22 @@ export async function buildCorpus(ctx: CorpusContext): Promise<Case[]> {
   add({ group: 'task file', input: 'a task file of 2 MiB', args: reproduce(await writeText(lone('huge'), JSON.stringify({ ...base, User_requests: 'x'.repeat(2 * 1024 * 1024) }))), exit: 2, first: /task_dmrg_huge\.json.*(MiB|too large|size|limit)/i });
   add({ group: 'task file', input: 'a directory instead of a task file', args: reproduce(path.join(dir, 'lone')), exit: 2, first: /lone/ });
   add({ group: 'task file', input: 'tasks validate <missing dir>', args: ['tasks', 'validate', path.join(dir, 'no-such-dataset')], exit: 2, first: /no-such-dataset.*not a directory/ });
+  // Issue 27.9: nothing repaired silently.
+  const truth0 = (tol: string) => (t: any) => (t.LimitingCases[0].truth = `The ground state energy is -2. The relative error tolerance is +/- ${tol}.`);
+  add({ group: 'task file', input: 'a negative tolerance', args: reproduce(await variant('negtol', truth0('-0.01'))), exit: 2, first: /task_dmrg_negtol\.json: LimitingCases\.0\.truth: the tolerance -0\.01 is negative; .*write "\+\/- 0\.01"/ });
+  add({ group: 'task file', input: 'a tolerance of 0', args: reproduce(await variant('zerotol', truth0('0'))), exit: 2, first: /task_dmrg_zerotol\.json: LimitingCases\.0\.truth: the tolerance is 0: no computed value matches exactly/ });
+  add({ group: 'task file', input: 'a NaN tolerance', args: reproduce(await variant('nantol', truth0('NaN'))), exit: 2, first: /task_dmrg_nantol\.json: LimitingCases\.0\.truth: the tolerance "NaN" is not a number/ });
+  add({ group: 'task file', input: 'a NaN convergence tolerance', args: reproduce(await variant('nancrit', (t) => (t.ConvergenceCases[0].criteria = 'The energy is stable within the absolute error tolerance of NaN.'))), exit: 2, first: /task_dmrg_nancrit\.json: ConvergenceCases\.0\.criteria: the tolerance "NaN" is not a number/ });
+  add({ group: 'task file', input: 'subplot_name with "/"', args: reproduce(await variant('slash', (t) => (t.subplot_name = 'Fig._1/a'))), exit: 2, first: /task_dmrg_slash\.json: subplot_name: "Fig\._1\/a" contains a path separator \(\/\); .*e\.g\. "Fig\._1_a"/ });
+  add({ group: 'task file', input: 'subplot_name with ".."', args: reproduce(await variant('dotdot', (t) => (t.subplot_name = '..'))), exit: 2, first: /task_dmrg_dotdot\.json: subplot_name: "\.\." contains "\.\."/ });
+  const dupText = JSON.stringify(base, null, 2).replace(/\n  "User_requests": /, '\n  "User_requests": "first",\n  "User_requests": ');
+  add({ group: 'task file', input: 'a key given twice', args: reproduce(await writeText(lone('dupkey'), dupText)), exit: 2, first: /task_dmrg_dupkey\.json: User_requests: key "User_requests" given twice \(lines \d+ and \d+\); .*remove one/ });
+  if (existsSync(path.join(qmpBenchRoot, QMP_RUBRIC))) {
+    const linked = await qmpCopy(dir, 'qmp-symlink', (t) => t);
+    await symlink(TEZUKA, path.join(linked, 'dmrg/tasks/task_dmrg_9_1.json'));
+    await symlink(path.join(linked, QMP_TASK), path.join(linked, 'dmrg/tasks/task_dmrg_9_2.json'));
+    add({ group: 'task file', input: 'tasks validate: symlinked task files', args: ['tasks', 'validate', linked], exit: 0, first: /^task_dmrg_7_2 /, from: 'stdout', mentions: /2 task files[\s\S]*warning: .*task_dmrg_9_1\.json: is a symbolic link to .*task_dmrg_tezuka_1a\.json, outside the dataset root .*; it was skipped/ });
+  }
   add({ group: 'task file', input: 'no topic field, folder not a topic', args: reproduce(await writeJson(path.join(dir, 'misc', 'x', 'mytask.json'), { ...base, topic: undefined })), exit: 2, first: /mytask\.json: topic: cannot tell the topic.*set "topic" to one of dmrg/ });
 
   // ---- rubrics (QMP-Bench's published rubric of task_dmrg_7_2, edited) -----------------------------
@@ -142,6 +158,8 @@ export async function buildCorpus(ctx: CorpusContext): Promise<Case[]> {
   flag('--pause-after lunch', reproduce(TEZUKA, '--pause-after', 'lunch'), /--pause-after "lunch": expected one of author, programming/);
   flag('reproduce --workers some', reproduce(TEZUKA, '--workers', 'some'), /--workers "some": expected one of auto, in-process, external/);
   flag('--model acme:big', reproduce(TEZUKA, '--model', 'acme:big'), /--model: unknown provider "acme" .*known: scripted/);
+  flag('--model given twice', reproduce(TEZUKA, '--model', 'openai:x', '--model', 'openai:y'), /--model given twice \(openai:x, openai:y\): give it once/);
+  flag('bench run --trials given twice', ['bench', 'run', '--trials', '1', '--trials', '2'], /--trials given twice \(1, 2\): give it once/);
   flag('--model gpt-5 (no provider)', reproduce(TEZUKA, '--model', 'gpt-5'), /--model: "gpt-5" is not/);
   flag('--role-model author', reproduce(TEZUKA, '--role-model', 'author'), /--role-model author: expected <role>=<provider:model>, e.g\./);
   flag('--role-model writer=…', reproduce(TEZUKA, '--model', TEZUKA_MODEL, '--role-model', 'writer=openai:gpt-5'), /--role-model writer=openai:gpt-5: unknown agent role "writer"; known roles:/);

@@ -129,6 +129,39 @@ test('the whole benchmark\'s shape: 100 tasks valid and preparable, dft counted 
   assert.match(text.out.at(-1)!, /^100 task files: 100 preparable, 0 not preparable; toolchains here: itensors absent, tenpy test/);
 });
 
+test('tasks show: the source, the protocol file, the translation table and the cases a run would use (issue 27.8)', async (t) => {
+  const ds = await writeQmpLikeDataset({ dmrg: 1, dft_qc: 7 });
+  t.after(ds.cleanup);
+  // A dft task whose protocol is under the authors' other name (ja9z01234.json), beside a TeX source.
+  const dft = await physvec(['tasks', 'show', path.join(ds.root, 'dft_qc/tasks/task_dft_qc_2_1.json')]);
+  assert.equal(dft.code, 0, dft.err.join('\n'));
+  assert.match(dft.out[0]!, /^task_dft_qc_2_1 \(dft\): /);
+  assert.ok(dft.out.includes('toolchain: pyscf (standing in for orca)'), dft.out.join('\n'));
+  assert.ok(dft.out.includes('protocol: dft_qc/quantum_chemistry/inorgchem.9z05678.json (2 calculations)'), dft.out.join('\n'));
+  assert.match(dft.out.find((l) => l.startsWith('translation orca → pyscf: '))!, /^translation orca → pyscf: \d+ items \(\d+ equivalent, \d+ nearest, 1 no equivalent, \d+ not needed, 0 not translated\)$/);
+  assert.match(dft.out.find((l) => l.startsWith('| %tddft MaxDim 60 '))!, /td\.max_memory .*\| nearest \| ORCA's MaxDim 60 allows 60 × NRoots/);
+  // The opt calculation is a doublet with UKS: its ZORA-free rows aside, BP86 follows it.
+  assert.match(dft.out.find((l) => l.startsWith('| BP86 '))!, /dft\.UKS\(mol\); mf\.xc = 'BP86'/);
+  const json = await physvec(['tasks', 'show', path.join(ds.root, 'dft_qc/tasks/task_dft_qc_2_1.json'), '--json']);
+  const doc = JSON.parse(json.out.join('\n')) as { protocol: { file: string }; translation: { rows: unknown[] } };
+  assert.equal(doc.protocol.file, path.join(ds.root, 'dft_qc/quantum_chemistry/inorgchem.9z05678.json'));
+  assert.ok(doc.translation.rows.length > 10);
+  // A non-dft task: no protocol; its cases and how each is checked.
+  const dmrg = await physvec(['tasks', 'show', path.join(ds.root, 'dmrg/tasks/task_dmrg_1_1.json'), '--dataset', ds.root]);
+  assert.equal(dmrg.code, 0, dmrg.err.join('\n'));
+  assert.ok(!dmrg.out.some((l) => l.startsWith('protocol:') || l.startsWith('translation')));
+  assert.ok(dmrg.out.includes('toolchain: tenpy (standing in for itensors); a reproduction here needs --toolchain tenpy'), dmrg.out.join('\n'));
+  assert.ok(dmrg.out.includes('limiting cases: 3'));
+  assert.ok(dmrg.out.includes('     checked by code: 0 within absolute 0.000001'), dmrg.out.join('\n'));
+  assert.ok(dmrg.out.includes('     checked by code: spatially-symmetric within relative 0.01 (1%) (default: none stated)'), dmrg.out.join('\n'));
+  assert.ok(dmrg.out.includes('     checked by an LLM judge (no number or checkable property)'));
+  assert.ok(dmrg.out.includes('     tolerance: none stated: default absolute 0.001'), dmrg.out.join('\n'));
+  // tasks prepare names the protocol file each dft task resolved to.
+  const prep = await physvec(['tasks', 'prepare', ds.root]);
+  assert.match(prep.out.find((l) => l.startsWith('task_dft_qc_1_1 '))!, /; protocol dft_qc\/quantum_chemistry\/ja9z01234\.json, translated: /);
+  assert.match(prep.out.find((l) => l.startsWith('task_dft_qc_2_1 '))!, /; protocol dft_qc\/quantum_chemistry\/inorgchem\.9z05678\.json, translated: /);
+});
+
 test('tasks prepare: a task that cannot be prepared here is named with the reason; bad input exits 2', async (t) => {
   const ds = await writeQmpLikeDataset({ dmrg: 3, dft_qc: 1 });
   t.after(ds.cleanup);

@@ -36,3 +36,12 @@ test('parseJsonBytes: BOM and CRLF noticed, errors located by line and column, b
   assert.ok(!latin1.ok);
   assert.match(latin1.problem.message, /not valid UTF-8/);
 });
+
+test('a key given twice is an error naming the key, its field and both lines (issue 27.9)', () => {
+  const r = parseJsonBytes(bytes('{\n  "pdf_name": "a",\n  "LimitingCases": [{"content": "x",\n    "content": "y"}],\n  "pdf_name": "b"\n}'), 'task.json');
+  assert.equal(r.ok, false);
+  if (r.ok) return;
+  assert.equal(r.problem.field, 'LimitingCases.0.content');
+  assert.match(r.problem.message, /key "content" given twice \(lines 3 and 4\); JSON would keep only the last: remove one/);
+  assert.ok(parseJsonBytes(bytes('{"a": {"x": 1}, "b": {"x": 2}}'), 'f.json').ok, 'the same key in two objects is fine');
+});

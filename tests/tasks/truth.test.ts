@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { checkProperty, compareNumeric, parseTolerance, parseTruth, type ParsedTruth } from '../../lib/tasks/truth.js';
+import { checkProperty, compareNumeric, parseTolerance, parseTruth, toleranceProblem, type ParsedTruth } from '../../lib/tasks/truth.js';
 import { DATASET, datasetMissing, readJson } from './dataset-fixture.js';
 
 type Numeric = Extract<ParsedTruth, { kind: 'numeric' }>;
@@ -165,4 +165,18 @@ test('checkProperty decides symmetric and constant truths by code', () => {
   assert.equal(checkProperty([-3.0, -3.5], flat)!.pass, false);
   assert.equal(checkProperty([], flat)!.pass, false);
   assert.equal(checkProperty([1], parseTruth('The plot shows a peak.') as Qualitative), undefined);
+});
+
+test('a tolerance that is not a number > 0 is named, never flipped or dropped (issue 27.9)', () => {
+  const truth = (tol: string) => `The ground state energy is -2. The relative error tolerance is +/- ${tol}.`;
+  assert.match(toleranceProblem(truth('-0.05'))!, /the tolerance -0\.05 is negative/);
+  assert.equal(parseTolerance(truth('-0.05'))!.value, -0.05, 'the sign is kept, not flipped');
+  assert.match(toleranceProblem(truth('0'))!, /the tolerance is 0/);
+  assert.match(toleranceProblem(truth('NaN'))!, /the tolerance "NaN" is not a number/);
+  assert.match(toleranceProblem('stable within the absolute error tolerance of Infinity.')!, /"Infinity" is not a number/);
+  // The claim keeps its number when the tolerance sentence is broken: numeric, not an LLM-judged truth.
+  assert.equal(parseTruth(truth('NaN')).kind, 'numeric');
+  for (const ok of [truth('0.05'), 'The energy should stop changing.', 'Stable within tolerance.', 'The echo at t = 1 is 0.81, within 5 %.']) {
+    assert.equal(toleranceProblem(ok), undefined, ok);
+  }
 });
