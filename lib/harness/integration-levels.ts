@@ -81,7 +81,11 @@ function editText(text: string, edits: { start: number; end: number; text: strin
   return [...edits].sort((a, b) => b.start - a.start).reduce((acc, e) => acc.slice(0, e.start) + e.text + acc.slice(e.end), text);
 }
 
-export function buildIntegrationLevels(structure: ScriptStructure, runFunctionName: string): IntegrationLevel[] {
+/**
+ * `slice: false` keeps every statement of the callers before their call (what the full script runs):
+ * the rebuild of a level whose slice failed although the full script ran (the slice's fault).
+ */
+export function buildIntegrationLevels(structure: ScriptStructure, runFunctionName: string, opts: { slice?: boolean } = {}): IntegrationLevel[] {
   const { language } = structure;
   const run = structure.runFunctions.find((r) => r.name === runFunctionName);
   if (!run) {
@@ -111,7 +115,7 @@ export function buildIntegrationLevels(structure: ScriptStructure, runFunctionNa
     const call = directCall(structure.source, site.line, callee, language);
     // main must go on to print the marker, so its `return expr` becomes the bare expression.
     const unreturned = caller === 'main' && tokens[0]!.text === 'return' && tokens[1] ? structure.source.slice(tokens[1].start, site.line.end) : null;
-    return { span: fn.span, start: tokens[0]!.start, call: call ?? unreturned, drops: sliceDrops(structure, lines, fn, tokens[0]!.start, callee) };
+    return { span: fn.span, start: tokens[0]!.start, call: call ?? unreturned, drops: opts.slice === false ? [] : sliceDrops(structure, lines, fn, tokens[0]!.start, callee) };
   };
   const intermediateEdits: SourceEdit[] = chain.slice(1, -1).map((caller, i) => {
     const cut = callerCut(caller, chain[i + 2]!);
