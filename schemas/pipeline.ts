@@ -133,6 +133,8 @@ export const UnitVerdict = z.object({
   entry: z.string().optional(),
   /** The test is one rewritten in an earlier iteration and kept (its function unchanged): not written again. */
   kept: z.boolean().optional(),
+  /** An undetermined test's harness with the verifier library's code left out: what its writer is shown in a refine instead of the whole script. */
+  harnessRef: ArtifactRef.optional(),
 });
 /** A unit test rewritten by its writer that decided (ran its function): reused while the function's source hash is the same. */
 export const KeptUnitTest = z.object({ function: z.string(), hash: z.string(), main: z.string() });

@@ -1,6 +1,7 @@
 // Programming verifier steps that need no model: unit harnesses and integration levels as sandbox
 // jobs, the full-script job, and the verdicts (by exit code, marker and traceback — not by an LLM).
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
+import type { ArtifactRef } from '../../schemas/artifact.js';
 import type { KeptUnitTest, ProgrammingReport, RunDigest, ScriptJob, ScriptSummary } from '../../schemas/pipeline.js';
 import { buildIntegrationLevels, buildUnitHarness, integrationLevelFileName, unitHarnessFileName } from '../../lib/harness/index.js';
 import { programmingScores } from '../../lib/verification/programming-scores.js';
@@ -222,6 +223,10 @@ export async function judgeProgramming(
       failed_level: failed ? failed.level : null,
     };
   });
+  for (const v of judge_result) {
+    const entry = entries.get(v.function);
+    if (v.judge === 'undetermined' && entry) Object.assign(v, await writerView(store, structure, v.function, entry, input.summary.language));
+  }
   const keep = keptTests(structure, judge_result, entries);
   // A level rebuilt whole that still fails while the full script ran: the level's own code is at fault (issue 27.1).
   const harnessFaults = input.fullRun.exitCode === 0 ? run_functions.filter((r) => r.failed_level !== null && input.rebuilt?.includes(r.run_function)) : [];
@@ -240,6 +245,21 @@ async function finishReport(
   const body = { iteration: input.iteration, judge_result, correct_ratio: unitAccuracy, run_functions, ave_correct_ratio: integrationAccuracy, untested, executable, full_run: { exitCode: input.fullRun.exitCode, ...(input.fullRun.killed ? { killed: input.fullRun.killed } : {}), stderrTail: lastLines(input.fullRun.stderrTail, 40) } };
   const reportRef = await store.putJson(body, `programming-report-${input.iteration}.json`);
   return { iteration: input.iteration, judge_result, run_functions, untested, unitAccuracy, integrationAccuracy, executable, fullRunError: executable ? undefined : [input.fullRun.killed, lastError(input.fullRun.stderrTail)].filter(Boolean).join('\n'), reportRef, ...(keep.length ? { keep } : {}) };
+}
+
+/**
+ * What a test's writer needs to rewrite it: its harness without the verifier library's code (the
+ * script's imports, constants, the function under test and what it calls, the entry point) — a
+ * fraction of the whole script a refine would otherwise carry (issue 27.2).
+ */
+async function writerView(store: ArtifactStore, structure: Structure, fnName: string, entry: UnitEntry, language: ScriptSummary['language']): Promise<{ harnessRef?: ArtifactRef }> {
+  try {
+    const h = buildUnitHarness({ structure, target: fnName, entryPoint: entry.main, language, background: [] });
+    return { harnessRef: await store.put(h.source, { name: h.fileName, mediaType: 'text/plain' }) };
+  } catch (err) {
+    if (err instanceof BadInputError) return {};
+    throw err;
+  }
 }
 
 /**

@@ -16,7 +16,7 @@ import { integrationLevelFileName } from './file-names.js';
 import { LEVEL_OK_MARKER } from '../../schemas/script-markers.js';
 import { sliceDrops } from './level-slice.js';
 import { applyEdits, type SourceEdit, withEntryCall } from './source-edits.js';
-import { assignmentIndex, assignmentTargets, truncateFunctionAfter } from './truncate-function.js';
+import { assignmentIndex, truncateFunctionAfter } from './truncate-function.js';
 
 export function levelSuccessMarker(level: number): string {
   return `${LEVEL_OK_MARKER} ${level}`;

@@ -69,7 +69,7 @@ export async function programmingPass(
   for (let round = 1; round <= UNIT_TEST_REFINES; round++) {
     const undetermined = report.judge_result.filter((j) => j.judge === 'undetermined');
     if (undetermined.length === 0) break;
-    const failures = undetermined.map((j) => ({ function: j.function, main: j.entry ?? '(none written)', errors: j.errors }));
+    const failures = undetermined.map((j) => ({ function: j.function, main: j.entry ?? '(none written)', errors: j.errors, ...(j.harnessRef ? { harnessRef: j.harnessRef } : {}) }));
     const rewritten = await agents.ask('unit-test-writer', stage, iteration, unitRefinePrompt(ctx, summary.scriptRef, failures), { outputSchema: 'unit-entries' });
     answers.push(answerOf(rewritten));
     const only = undetermined.map((j) => j.function);

@@ -33,7 +33,7 @@ export function unitEntriesPrompt(ctx: TaskContext, script: ArtifactRef, functio
  * The verifier library's code is sent again only when a failure is inside a background function;
  * otherwise its names are enough to write a call (a refine costs a fraction of the first writing).
  */
-export function unitRefinePrompt(ctx: TaskContext, script: ArtifactRef, failures: { function: string; main: string; errors: string }[]): LlmMessage[] {
+export function unitRefinePrompt(ctx: TaskContext, script: ArtifactRef, failures: { function: string; main: string; errors: string; harnessRef?: ArtifactRef }[]): LlmMessage[] {
   const inLibrary = failures.some((f) => /the background function /.test(f.errors));
   const bg: LlmMessage[] = inLibrary
     ? unitEntriesPrompt(ctx, script, []).slice(1, 2)
@@ -41,13 +41,17 @@ export function unitRefinePrompt(ctx: TaskContext, script: ArtifactRef, failures
   return [
     { role: 'system', content: `You are the Programming verifier, rewriting unit-test entry points (\`main\`) that failed in their own code. Each must call its function under test alone with small inputs and print the result. ${harnessContents(ctx)}` },
     ...bg,
-    { role: 'user', content: [{ text: 'The script:' }, { artifact: script, label: 'script' }] },
+    // Each harness (the library's code left out) holds what its entry point may use; recorded verdicts without one get the script.
+    ...(failures.every((f) => f.harnessRef) ? [] : [{ role: 'user' as const, content: [{ text: 'The script:' }, { artifact: script, label: 'script' }] }]),
     {
       role: 'user',
       content: [
-        'These entry points failed inside the test harness (in the entry point or a background function, not in the function under test), so they tested nothing. Rewrite each of them so it runs and calls its function under test:',
-        ...failures.map((f) => `--- ${f.function}\nyour entry point:\n${f.main}\nits error:\n${f.errors}`),
-      ].join('\n\n'),
+        { text: 'These entry points failed inside the test harness (in the entry point or a background function, not in the function under test), so they tested nothing. Rewrite each of them so it runs and calls its function under test:' },
+        ...failures.flatMap((f) => [
+          { text: `--- ${f.function}\nyour entry point:\n${f.main}\nits error:\n${f.errors}${f.harnessRef ? '\nthe harness it ran in (the verifier library\'s code left out):' : ''}` },
+          ...(f.harnessRef ? [{ artifact: f.harnessRef, label: `harness of ${f.function}` }] : []),
+        ]),
+      ],
     },
   ];
 }
