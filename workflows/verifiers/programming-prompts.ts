@@ -48,12 +48,17 @@ export function unitRefinePrompt(ctx: TaskContext, script: ArtifactRef, failures
       content: [
         { text: 'These entry points failed inside the test harness (in the entry point or a background function, not in the function under test), so they tested nothing. Rewrite each of them so it runs and calls its function under test:' },
         ...failures.flatMap((f) => [
-          { text: `--- ${f.function}\nyour entry point:\n${f.main}\nits error:\n${f.errors}${f.harnessRef ? '\nthe harness it ran in (the verifier library\'s code left out):' : ''}` },
+          { text: `--- ${f.function}\nyour entry point:\n${f.main}\nits error:\n${shortPaths(f.errors)}${f.harnessRef ? '\nthe harness it ran in (the verifier library\'s code left out):' : ''}` },
           ...(f.harnessRef ? [{ artifact: f.harnessRef, label: `harness of ${f.function}` }] : []),
         ]),
       ],
     },
   ];
+}
+
+/** A traceback's file paths cut to their base names (the sandbox's directories tell the writer nothing). */
+function shortPaths(traceback: string): string {
+  return traceback.replace(/File "(?:[^"]*[\\/])?([^"\\/]+)"/g, 'File "$1"');
 }
 
 export function programmingRepairPrompt(script: ArtifactRef, report: ProgrammingReport): LlmMessage[] {
