@@ -84,7 +84,8 @@ export type TaskContext = z.infer<typeof TaskContext>;
 export const ScriptSummary = z.object({
   scriptRef: ArtifactRef,
   language: ScriptLanguage,
-  elementFunctions: z.array(z.object({ name: z.string(), category: z.string() })),
+  /** `hash`: of the function's source (absent in summaries recorded before): a kept unit test is reused while it is unchanged. */
+  elementFunctions: z.array(z.object({ name: z.string(), category: z.string(), hash: z.string().optional() })),
   runFunctions: z.array(z.object({ name: z.string(), calls: z.array(z.string()) })),
   problems: z.array(z.string()),
 });
@@ -130,7 +131,14 @@ export const UnitVerdict = z.object({
   refines: z.number().int().optional(),
   /** The entry point of an undetermined test, shown to its writer when it rewrites the test. */
   entry: z.string().optional(),
+  /** The test is one rewritten in an earlier iteration and kept (its function unchanged): not written again. */
+  kept: z.boolean().optional(),
+  /** An undetermined test's harness with the verifier library's code left out: what its writer is shown in a refine instead of the whole script. */
+  harnessRef: ArtifactRef.optional(),
 });
+/** A unit test rewritten by its writer that decided (ran its function): reused while the function's source hash is the same. */
+export const KeptUnitTest = z.object({ function: z.string(), hash: z.string(), main: z.string() });
+export type KeptUnitTest = z.infer<typeof KeptUnitTest>;
 export const RunFunctionReport = z.object({
   run_function: z.string(),
   error_analysis: z.string(),
@@ -139,6 +147,8 @@ export const RunFunctionReport = z.object({
   failed_level: z.number().nullable(),
   /** The function the failed level's traceback is in (innermost element function of the script). */
   blame: z.string().optional(),
+  /** Its levels failed although the full script ran, and were rebuilt keeping all of main (the slice was at fault). */
+  rebuilt: z.boolean().optional(),
 });
 export const ProgrammingReport = z.object({
   iteration: z.number().int(),
@@ -151,6 +161,8 @@ export const ProgrammingReport = z.object({
   executable: z.boolean(),
   fullRunError: z.string().optional(),
   reportRef: ArtifactRef,
+  /** Unit tests to keep for the next iteration (absent in reports recorded before tests were kept). */
+  keep: z.array(KeptUnitTest).optional(),
 });
 export type ProgrammingReport = z.infer<typeof ProgrammingReport>;
 
@@ -195,6 +207,8 @@ export const ConvergenceOutcome = z.object({
   monitor: z.string().optional(),
   /** Whether the script's own setting gives the converged value (its final run compared with it). */
   ownSetting: z.object({ pass: z.boolean(), own: z.array(z.number()).nullable(), reason: z.string() }).optional(),
+  /** The writer's variant still failed in its own code after its rewrites: excluded, it says nothing about the script. */
+  writerFault: z.boolean().optional(),
 });
 export type ConvergenceOutcome = z.infer<typeof ConvergenceOutcome>;
 

@@ -12,7 +12,7 @@ import { parseTruth, compareNumeric, checkProperty } from '../../lib/tasks/truth
 import { readAnswer, type AnswerRef } from './answers.js';
 import { extensionOf, loadStructure } from './script-summary.js';
 import { jobId, type JobPurpose } from '../../schemas/job-purpose.js';
-import { variantFailure, type VariantLines } from '../../lib/harness/variant-verdict.js';
+import { variantFailure, variantLines, type VariantLines } from '../../lib/harness/variant-verdict.js';
 
 /** One replacement `main` per case, as the assertion writer answers or as a reference folder holds them. */
 export type VariantMain = { case: string; main: string };
@@ -47,10 +47,8 @@ export async function buildVariantJobs(
       const file = `variant_${v.case.replace(/[^a-z0-9]+/gi, '_')}.${extensionOf(input.summary.language)}`;
       const purpose: JobPurpose = { kind: 'assertion', case: v.case };
       jobs.push({ id: jobId(purpose), purpose, file, ref: await store.put(text, { name: file }) });
-      if (variant.main) {
-        const span = (s: { startLine: number; endLine: number }) => ({ startLine: s.startLine, endLine: s.endLine });
-        lines.push({ case: v.case, file, main: span(variant.main.span), ...(variant.entryPointCall ? { entry: span(variant.entryPointCall.span) } : {}) });
-      }
+      const where = variantLines(v.case, file, variant);
+      if (where) lines.push(where);
     } catch (err) {
       problems.push({ case: v.case, problem: `could not build the variant: ${(err as Error).message}` });
     }

@@ -12,6 +12,9 @@ import { readAnswer, type AnswerRef } from './answers.js';
 import { observedNumbers } from './assertions.js';
 import { extensionOf, loadStructure } from './script-summary.js';
 import { jobId, type JobPurpose } from '../../schemas/job-purpose.js';
+import { RESULT_MARKER } from '../../schemas/script-markers.js';
+import { variantFailure, variantLines, type VariantLines } from '../../lib/harness/variant-verdict.js';
+import { lastLines } from '../../lib/verification/suspects.js';
 
 /** A convergence variant: the replacement main and the schedule of knob values it is escalated along. */
 export type ConvergenceVariant = z.infer<(typeof agentOutputSchemas)['convergence-variant']>;
@@ -23,7 +26,7 @@ export type ConvergenceVariant = z.infer<(typeof agentOutputSchemas)['convergenc
 export async function buildConvergenceJob(
   store: ArtifactStore,
   input: { summary: ScriptSummary; caseId: string } & ({ answer: AnswerRef; variant?: undefined } | { variant: ConvergenceVariant; answer?: undefined }),
-): Promise<{ job?: ScriptJob; values: number[]; problem?: string; monitor?: string }> {
+): Promise<{ job?: ScriptJob; values: number[]; problem?: string; monitor?: string; lines?: VariantLines }> {
   const { structure } = await loadStructure(store, input.summary);
   const v = input.variant ?? (await readAnswer(store, input.answer, agentOutputSchemas['convergence-variant'], 'convergence variant'));
   const values: number[] = [];
@@ -33,13 +36,16 @@ export async function buildConvergenceJob(
     if (next <= x) break;
     x = next;
   }
+  if (values.length === 0) return { values, problem: `the schedule has no knob value (start ${v.schedule.start}, max ${v.schedule.max}): start must not exceed max` };
   try {
     const text = replaceMain(structure, v.main);
-    const changed = verifyElementFunctionsUnchanged(structure, parseScript(text, input.summary.language));
+    const variant = parseScript(text, input.summary.language);
+    const changed = verifyElementFunctionsUnchanged(structure, variant);
     if (changed.length) return { values, problem: `the convergence variant changed element functions (${changed.map((c) => c.name).join(', ')})` };
     const file = `convergence_${input.caseId.replace(/[^a-z0-9]+/gi, '_')}.${extensionOf(input.summary.language)}`;
     const purpose: JobPurpose = { kind: 'convergence', case: input.caseId };
-    return { job: { id: jobId(purpose), purpose, file, ref: await store.put(text, { name: file }) }, values, ...(v.monitor ? { monitor: v.monitor } : {}) };
+    const lines = variantLines(input.caseId, file, variant);
+    return { job: { id: jobId(purpose), purpose, file, ref: await store.put(text, { name: file }) }, values, ...(v.monitor ? { monitor: v.monitor } : {}), ...(lines ? { lines } : {}) };
   } catch (err) {
     return { values, problem: `could not build the convergence variant: ${(err as Error).message}` };
   }
@@ -54,10 +60,23 @@ export function convergenceDelta(criteria: string, value: number[], previous: nu
   return { delta, converged, reason: `${tol.type} change ${delta.toPrecision(3)} ${converged ? '≤' : '>'} ${tol.value}${tol.stated ? '' : ' (criterion had no number; default used)'}` };
 }
 
-export function convergenceStep(input: { criteria: string; previous: unknown; run: RunDigest }): { value: unknown; delta: number | null; converged: boolean; reason: string } {
+/**
+ * One step judged by code. With `lines` (where the variant's own main is), a run that failed inside
+ * that main, or ran and printed no number, is the convergence writer's fault (`writerFault`, issue
+ * 27.1): it says nothing about the script, and the writer is asked to rewrite the variant.
+ */
+export function convergenceStep(input: { criteria: string; previous: unknown; run: RunDigest; lines?: VariantLines }): { value: unknown; delta: number | null; converged: boolean; reason: string; writerFault?: string } {
   const obs = observedNumbers(input.run.results);
+  const fault = input.lines ? writerFault(input.lines, input.run, obs !== undefined) : undefined;
+  if (fault) return { value: null, delta: null, converged: false, reason: fault, writerFault: fault };
   const value = obs ? (obs.length === 1 ? obs[0] : obs) : null;
   const prev = Array.isArray(input.previous) ? (input.previous as number[]) : typeof input.previous === 'number' ? [input.previous] : undefined;
   if (!obs || !prev || prev.length !== obs.length) return { value, delta: null, converged: false, reason: 'first value (nothing to compare yet)' };
   return { value, ...convergenceDelta(input.criteria, obs, prev) };
+}
+
+function writerFault(lines: VariantLines, run: RunDigest, printedNumber: boolean): string | undefined {
+  if (run.exitCode === 0) return printedNumber ? undefined : `the variant ran but printed no numeric ${RESULT_MARKER} line`;
+  const failure = variantFailure(lines, run);
+  return failure.fault === 'variant' ? `the variant failed in ${failure.where}, not in the script's functions (exit ${run.exitCode}):\n${lastLines(run.stderrTail, 12)}` : undefined;
 }

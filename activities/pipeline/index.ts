@@ -59,7 +59,7 @@ export function createPipelineActivities(deps: PipelineDeps) {
       return summarizeScript(store, input.script, input.language);
     },
     buildUnitJobs: (input: Parameters<typeof buildUnitJobs>[1]) => buildUnitJobs(store, input),
-    buildLevelJobs: (input: { summary: ScriptSummary }) => buildLevelJobs(store, input),
+    buildLevelJobs: (input: { summary: ScriptSummary; unsliced?: string[] }) => buildLevelJobs(store, input),
     fullScriptJob: (input: { summary: ScriptSummary }) => fullScriptJob(store, input),
     judgeProgramming: (input: Parameters<typeof judgeProgramming>[1]) => judgeProgramming(store, input),
     applyRepair: (input: Parameters<typeof applyRepair>[1]) => applyRepair(store, input),

@@ -1,7 +1,8 @@
 // Programming verifier steps that need no model: unit harnesses and integration levels as sandbox
 // jobs, the full-script job, and the verdicts (by exit code, marker and traceback — not by an LLM).
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
-import type { ProgrammingReport, RunDigest, ScriptJob, ScriptSummary } from '../../schemas/pipeline.js';
+import type { ArtifactRef } from '../../schemas/artifact.js';
+import type { KeptUnitTest, ProgrammingReport, RunDigest, ScriptJob, ScriptSummary } from '../../schemas/pipeline.js';
 import { buildIntegrationLevels, buildUnitHarness, integrationLevelFileName, unitHarnessFileName } from '../../lib/harness/index.js';
 import { programmingScores } from '../../lib/verification/programming-scores.js';
 import { ERROR_LINES, judgeUnitRun } from '../../lib/harness/unit-verdict.js';
@@ -11,7 +12,7 @@ import { lexScript } from '../../lib/script-analysis/lex-script.js';
 import { lastLines } from '../../lib/verification/suspects.js';
 import { agentOutputSchemas } from '../../schemas/agent-outputs.js';
 import { readAnswer, type AnswerRef } from './answers.js';
-import { extensionOf, loadStructure } from './script-summary.js';
+import { extensionOf, functionHash, loadStructure } from './script-summary.js';
 import { selectBackground } from '../../lib/verifier-library/select.js';
 import { BadInputError } from '../../lib/errors.js';
 import { jobId, type JobPurpose } from '../../schemas/job-purpose.js';
@@ -69,15 +70,16 @@ function entryCallsTarget(entry: UnitEntry, target: string, language: ScriptSumm
 }
 
 /**
- * Unit harnesses for the entries of `answer`; with `only`, just for those functions (a refine
- * round reruns the tests that were undetermined, nothing else).
+ * Unit harnesses for the entries of `answer` (or of `answers`, a later one's entry replacing an
+ * earlier one's: the writer's answer, then the tests kept from earlier iterations); with `only`, just
+ * for those functions (a refine round reruns the tests that were undetermined, nothing else).
  */
 export async function buildUnitJobs(
   store: ArtifactStore,
-  input: { summary: ScriptSummary; answer: AnswerRef; profile: string; only?: string[] },
+  input: { summary: ScriptSummary; answer?: AnswerRef; answers?: AnswerRef[]; profile: string; only?: string[] },
 ): Promise<ScriptJob[]> {
   const { structure } = await loadStructure(store, input.summary);
-  const entries = await latestEntries(store, [input.answer]);
+  const entries = await latestEntries(store, input.answers ?? (input.answer ? [input.answer] : []));
   const jobs: ScriptJob[] = [];
   for (const fn of structure.elementFunctions) {
     if (input.only && !input.only.includes(fn.name)) continue;
@@ -91,12 +93,17 @@ export async function buildUnitJobs(
   return jobs;
 }
 
-export async function buildLevelJobs(store: ArtifactStore, input: { summary: ScriptSummary }): Promise<ScriptJob[]> {
+/**
+ * Integration levels as jobs; with `unsliced`, only those run_ functions' levels, each keeping all of
+ * main's statements before its call (the rebuild of levels whose slice is suspect; same job ids, so
+ * their runs replace the sliced ones).
+ */
+export async function buildLevelJobs(store: ArtifactStore, input: { summary: ScriptSummary; unsliced?: string[] }): Promise<ScriptJob[]> {
   const { structure } = await loadStructure(store, input.summary);
   const jobs: ScriptJob[] = [];
   for (const run of structure.runFunctions) {
-    if (integrationUntestable(structure, run.name)) continue;
-    for (const level of buildIntegrationLevels(structure, run.name)) {
+    if (integrationUntestable(structure, run.name) || (input.unsliced && !input.unsliced.includes(run.name))) continue;
+    for (const level of buildIntegrationLevels(structure, run.name, { slice: !input.unsliced })) {
       const purpose: JobPurpose = { kind: 'level', runFunction: run.name, level: level.level, totalLevels: level.totalLevels, introduces: level.introduces };
       jobs.push({ id: jobId(purpose), purpose, file: level.fileName, ref: await store.put(level.source, { name: level.fileName }) });
     }
@@ -148,11 +155,13 @@ function levelBlame(run: RunDigest, fileName: string, elementNames: ReadonlySet<
  * Verdicts by code. `entries` are the test writer's answers in order (a refine's entries replace the
  * earlier ones of the same functions); `refined` counts, per function, the refines its test had.
  * Unit accuracy is over the tests that reached a verdict: an undetermined test says nothing about
- * the script, so it neither counts against it nor triggers a repair.
+ * the script, so it neither counts against it nor triggers a repair. `kept`: tests reused from an
+ * earlier iteration; `rebuilt`: run_ functions whose levels were rebuilt unsliced — still failing
+ * while the full script ran, they are the level's fault and listed as untested.
  */
 export async function judgeProgramming(
   store: ArtifactStore,
-  input: { iteration: number; summary: ScriptSummary; unitRuns: RunDigest[]; levelRuns: RunDigest[]; fullRun: RunDigest; entries?: AnswerRef[]; profile?: string; refined?: Record<string, number> },
+  input: { iteration: number; summary: ScriptSummary; unitRuns: RunDigest[]; levelRuns: RunDigest[]; fullRun: RunDigest; entries?: AnswerRef[]; profile?: string; refined?: Record<string, number>; kept?: string[]; rebuilt?: string[] },
 ): Promise<ProgrammingReport> {
   const { structure } = await loadStructure(store, input.summary);
   const elementNames = new Set(structure.elementFunctions.map((f) => f.name));
@@ -160,7 +169,8 @@ export async function judgeProgramming(
   const judge_result = structure.elementFunctions.map((fn) => {
     const file = unitHarnessFileName(fn.name, input.summary.language);
     const refines = input.refined?.[fn.name] ?? 0;
-    const base = { target_file_name: file, function: fn.name, ...(refines ? { refines } : {}) };
+    const kept = input.kept?.includes(fn.name) && !refines;
+    const base = { target_file_name: file, function: fn.name, ...(refines ? { refines } : {}), ...(kept ? { kept: true } : {}) };
     const entry = entries.get(fn.name);
     const run = input.unitRuns.find((r) => r.purpose?.kind === 'unit' && r.purpose.function === fn.name);
     if (!entry) return { ...base, judge: 'undetermined' as const, errors: 'no entry point was written for this function' };
@@ -207,13 +217,61 @@ export async function judgeProgramming(
           : `The integration test failed at level-${failed.level} (which introduces ${introduced})${blame ? ` in ${blame}` : ''}: ${lastError(failed.run.stderrTail)}`
         : 'None',
       ...(blame ? { blame } : {}),
+      ...(input.rebuilt?.includes(rf.name) ? { rebuilt: true } : {}),
       correct_ratio: total ? highest / total : 1,
       successful_element_functions: successful,
       failed_level: failed ? failed.level : null,
     };
   });
+  for (const v of judge_result) {
+    const entry = entries.get(v.function);
+    if (v.judge === 'undetermined' && entry) Object.assign(v, await writerView(store, structure, v.function, entry, input.summary.language));
+  }
+  const keep = keptTests(structure, judge_result, entries);
+  // A level rebuilt whole that still fails while the full script ran: the level's own code is at fault (issue 27.1).
+  const harnessFaults = input.fullRun.exitCode === 0 ? run_functions.filter((r) => r.failed_level !== null && input.rebuilt?.includes(r.run_function)) : [];
+  for (const r of harnessFaults) untested.push({ run_function: r.run_function, reason: `its level harness failed although the full script ran, so it says nothing about the script: ${r.error_analysis}` });
+  const tested = run_functions.filter((r) => !harnessFaults.includes(r));
+  return finishReport(store, input, { judge_result, run_functions: tested, untested, keep });
+}
+
+/** The scores, the report artifact and the verdict object. */
+async function finishReport(
+  store: ArtifactStore,
+  input: { iteration: number; fullRun: RunDigest },
+  { judge_result, run_functions, untested, keep }: Pick<ProgrammingReport, 'judge_result' | 'run_functions' | 'untested'> & { keep: KeptUnitTest[] },
+): Promise<ProgrammingReport> {
   const { unitAccuracy, integrationAccuracy, executable } = programmingScores(judge_result, run_functions, input.fullRun);
   const body = { iteration: input.iteration, judge_result, correct_ratio: unitAccuracy, run_functions, ave_correct_ratio: integrationAccuracy, untested, executable, full_run: { exitCode: input.fullRun.exitCode, ...(input.fullRun.killed ? { killed: input.fullRun.killed } : {}), stderrTail: lastLines(input.fullRun.stderrTail, 40) } };
   const reportRef = await store.putJson(body, `programming-report-${input.iteration}.json`);
-  return { iteration: input.iteration, judge_result, run_functions, untested, unitAccuracy, integrationAccuracy, executable, fullRunError: executable ? undefined : [input.fullRun.killed, lastError(input.fullRun.stderrTail)].filter(Boolean).join('\n'), reportRef };
+  return { iteration: input.iteration, judge_result, run_functions, untested, unitAccuracy, integrationAccuracy, executable, fullRunError: executable ? undefined : [input.fullRun.killed, lastError(input.fullRun.stderrTail)].filter(Boolean).join('\n'), reportRef, ...(keep.length ? { keep } : {}) };
+}
+
+/**
+ * What a test's writer needs to rewrite it: its harness without the verifier library's code (the
+ * script's imports, constants, the function under test and what it calls, the entry point) — a
+ * fraction of the whole script a refine would otherwise carry (issue 27.2).
+ */
+async function writerView(store: ArtifactStore, structure: Structure, fnName: string, entry: UnitEntry, language: ScriptSummary['language']): Promise<{ harnessRef?: ArtifactRef }> {
+  try {
+    const h = buildUnitHarness({ structure, target: fnName, entryPoint: entry.main, language, background: [] });
+    return { harnessRef: await store.put(h.source, { name: h.fileName, mediaType: 'text/plain' }) };
+  } catch (err) {
+    if (err instanceof BadInputError) return {};
+    throw err;
+  }
+}
+
+/**
+ * The tests worth keeping for the next iteration (issue 27.2): those the writer had to rewrite (now
+ * or earlier) that then ran their function. Asked afresh, a writer repeats its first mistake and
+ * costs a refine every iteration; kept, the test is rewritten only when its function changes.
+ */
+function keptTests(structure: Structure, verdicts: ProgrammingReport['judge_result'], entries: Map<string, UnitEntry>): KeptUnitTest[] {
+  return verdicts.flatMap((v) => {
+    const entry = entries.get(v.function);
+    const fn = structure.elementFunctions.find((f) => f.name === v.function);
+    if (!entry || !fn || v.judge === 'undetermined' || !(v.refines || v.kept)) return [];
+    return [{ function: v.function, hash: functionHash(fn.source), main: entry.main }];
+  });
 }

@@ -56,7 +56,7 @@ function verdictRows(v: ViewInput): VerdictRow[] {
     ];
   });
   const convergence = input.convergence.map((c) => ({
-    stage: 'convergence', test: c.case, verdict: c.converged ? `converged at ${c.convergedAt}` : 'not converged', cls: c.converged && c.ownSetting?.pass !== false ? 'ok' : 'bad',
+    stage: 'convergence', test: c.case, verdict: c.converged ? `converged at ${c.convergedAt}` : c.writerFault ? "excluded (the writer's variant failed)" : 'not converged', cls: c.converged && c.ownSetting?.pass !== false ? 'ok' : 'bad',
     evidence: `${c.parameter} → ${c.sequence.map((s) => `${s.param}: ${JSON.stringify(s.value)}`).join(', ')}\n${c.reason}${c.ownSetting ? `\nown setting ${c.ownSetting.pass ? 'converged' : 'NOT converged'}: ${c.ownSetting.reason}` : ''}`,
   }));
   const f = v.input.finalRun;

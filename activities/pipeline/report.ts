@@ -131,7 +131,7 @@ export async function writeReport(store: ArtifactStore, input: ReportInput): Pro
     stageReached: input.stageReached,
     taskPrepared: input.context !== undefined,
     models: input.models,
-    programming: input.programmingReports.map(({ reportRef: _r, ...rest }) => rest),
+    programming: input.programmingReports.map(({ reportRef: _r, keep: _k, ...rest }) => rest),
     scientific: input.scientificRounds.map((s, i) => ({ ...s, scorecard: scorecards[i] })),
     convergence: input.convergence,
     repairs: diffs,

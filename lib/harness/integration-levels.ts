@@ -2,8 +2,9 @@
 // Level k keeps the run_ function up to its k-th element-call statement and returns what that
 // statement assigned (the last level keeps it whole); main (and any item_ function between main and the run_ function) is cut
 // right after it calls the next link of the chain, with main's own parameters, and main prints
-// a success marker; main's earlier calls of other run_/item_ functions are dropped (a level runs
-// its own element calls only). Everything else in the script is kept byte for byte.
+// a success marker; the statements before that call are cut to what the call depends on (plotting,
+// prints and other run_/item_ runs it does not need are dropped: level-slice.ts), so a level runs its
+// own element calls and their inputs only. Everything else in the script is kept byte for byte.
 import { BadInputError } from '../errors.js';
 import type { IntegrationLevel, RunFunction, ScriptStructure } from '../../schemas/script-structure.js';
 import { callSites, linesWithin } from '../script-analysis/calls.js';
@@ -13,8 +14,9 @@ import type { CodeLine } from '../script-analysis/code-model.js';
 import { lexScript } from '../script-analysis/lex-script.js';
 import { integrationLevelFileName } from './file-names.js';
 import { LEVEL_OK_MARKER } from '../../schemas/script-markers.js';
+import { sliceDrops } from './level-slice.js';
 import { applyEdits, type SourceEdit, withEntryCall } from './source-edits.js';
-import { assignmentIndex, assignmentTargets, truncateFunctionAfter } from './truncate-function.js';
+import { assignmentIndex, truncateFunctionAfter } from './truncate-function.js';
 
 export function levelSuccessMarker(level: number): string {
   return `${LEVEL_OK_MARKER} ${level}`;
@@ -74,48 +76,16 @@ function callStatements(run: RunFunction): Array<{ start: number; names: string[
   return steps;
 }
 
-/**
- * Statements of a caller in the chain, before its call to the next link, that run another run_ or
- * item_ function: a level tests its own run_ function, so they become a no-op — unless what they
- * assign is used later on the way to the call (the level then needs it, and keeps it). Offsets are
- * relative to the caller's start; only simple statements (a bare call or an assignment) are dropped.
- */
-function earlierLinkDrops(
-  structure: ScriptStructure,
-  lines: CodeLine[],
-  caller: { span: { startOffset: number; endOffset: number } },
-  cutStart: number,
-  keep: string,
-): { start: number; end: number; text: string }[] {
-  const { language, source } = structure;
-  const links = new Set(
-    allFunctions(structure)
-      .map((f) => f.name)
-      .filter((n) => n !== keep && n !== 'main' && (n.startsWith('run_') || n.startsWith('item_'))),
-  );
-  const own = linesWithin(lines, caller.span.startOffset, caller.span.endOffset);
-  const before = own.filter((l) => l.end <= cutStart);
-  const sites = callSites(before, links, { skipNestedDefinitions: true });
-  const drops: { start: number; end: number; text: string }[] = [];
-  for (const line of new Set(sites.map((s) => s.line))) {
-    const first = line.tokens[0]!;
-    const bareCall = first.kind === 'name' && links.has(first.text) && line.tokens[1]?.text === '(' && matchingBracket(line.tokens, 1) === line.tokens.length - 1;
-    const targets = assignmentIndex(line, language) !== null ? assignmentTargets(source, line, language) : null;
-    if (!bareCall && targets === null) continue;
-    const assigned = new Set((targets ?? '').split(/[^A-Za-z0-9_]+/).filter(Boolean));
-    const later = own.filter((l) => l.start > line.start && l.start <= cutStart);
-    if (later.some((l) => l.tokens.some((tk) => tk.kind === 'name' && assigned.has(tk.text)))) continue;
-    drops.push({ start: first.start - caller.span.startOffset, end: line.end - caller.span.startOffset, text: language === 'python' ? 'pass' : 'nothing' });
-  }
-  return drops;
-}
-
 /** Applies offset edits (relative to the text's start, not overlapping) to a function's text. */
 function editText(text: string, edits: { start: number; end: number; text: string }[]): string {
   return [...edits].sort((a, b) => b.start - a.start).reduce((acc, e) => acc.slice(0, e.start) + e.text + acc.slice(e.end), text);
 }
 
-export function buildIntegrationLevels(structure: ScriptStructure, runFunctionName: string): IntegrationLevel[] {
+/**
+ * `slice: false` keeps every statement of the callers before their call (what the full script runs):
+ * the rebuild of a level whose slice failed although the full script ran (the slice's fault).
+ */
+export function buildIntegrationLevels(structure: ScriptStructure, runFunctionName: string, opts: { slice?: boolean } = {}): IntegrationLevel[] {
   const { language } = structure;
   const run = structure.runFunctions.find((r) => r.name === runFunctionName);
   if (!run) {
@@ -145,7 +115,7 @@ export function buildIntegrationLevels(structure: ScriptStructure, runFunctionNa
     const call = directCall(structure.source, site.line, callee, language);
     // main must go on to print the marker, so its `return expr` becomes the bare expression.
     const unreturned = caller === 'main' && tokens[0]!.text === 'return' && tokens[1] ? structure.source.slice(tokens[1].start, site.line.end) : null;
-    return { span: fn.span, start: tokens[0]!.start, call: call ?? unreturned, drops: earlierLinkDrops(structure, lines, fn, tokens[0]!.start, callee) };
+    return { span: fn.span, start: tokens[0]!.start, call: call ?? unreturned, drops: opts.slice === false ? [] : sliceDrops(structure, lines, fn, tokens[0]!.start, callee) };
   };
   const intermediateEdits: SourceEdit[] = chain.slice(1, -1).map((caller, i) => {
     const cut = callerCut(caller, chain[i + 2]!);

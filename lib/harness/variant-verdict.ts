@@ -5,6 +5,7 @@
 // script failed. Library frames below say what failed, not whose fault. No frame in the file (killed,
 // timed out, no traceback) → the script's, as before: nothing shows the variant did it.
 import { framesIn, tracebackFrames } from './traceback.js';
+import type { ScriptStructure } from '../../schemas/script-structure.js';
 
 /** Where a variant's own code is, in the variant file that ran (1-based, inclusive lines). */
 export interface VariantLines {
@@ -26,4 +27,11 @@ export function variantFailure(lines: VariantLines, run: { exitCode: number | nu
   if (inside(lines.main)) return { fault: 'variant', where: `the variant's main (line ${innermost.line - lines.main.startLine + 1} of it)` };
   if (inside(lines.entry)) return { fault: 'variant', where: 'the call of the variant\'s main' };
   return { fault: 'script' };
+}
+
+/** Where the replacement main (and its entry-point call) sit in a parsed variant file; undefined without a main. */
+export function variantLines(caseId: string, file: string, variant: Pick<ScriptStructure, 'main' | 'entryPointCall'>): VariantLines | undefined {
+  if (!variant.main) return undefined;
+  const span = (s: { startLine: number; endLine: number }) => ({ startLine: s.startLine, endLine: s.endLine });
+  return { case: caseId, file, main: span(variant.main.span), ...(variant.entryPointCall ? { entry: span(variant.entryPointCall.span) } : {}) };
 }

@@ -11,6 +11,7 @@ import { createWorkers } from '../../workers/create-workers.js';
 import { startReproduction } from '../../cli/runs/reproduction-run.js';
 import { repoRoot } from '../../lib/paths.js';
 import type { ReproductionResult } from '../../workflows/reproduction/index.js';
+import type { ReproductionInput } from '../../schemas/pipeline.js';
 import { saveEnv } from '../helpers/env.js';
 
 export const TASK = path.join(repoRoot, 'data/tasks/smoke/task_smoke_dimer_pipeline.json');
@@ -29,25 +30,38 @@ export interface RuleRun<L> {
 
 /** The task run with `rules(false)` and then `rules(true)` answering, on in-process workers. */
 export async function runCleanAndFault<L>(rules: (fault: boolean) => { reply: ReplySource; log: L }): Promise<{ clean: RuleRun<L>; fault: RuleRun<L> }> {
+  const runs = await runScenarios((name) => rules(name === 'fault'), ['clean', 'fault']);
+  return { clean: runs.clean!, fault: runs.fault! };
+}
+
+/**
+ * The task run once per scenario, in order, with `rules(scenario)` answering, on one set of
+ * in-process workers (so several fault kinds share the server and workers of one test file).
+ */
+export async function runScenarios<L, S extends string>(
+  rules: (scenario: S) => { reply: ReplySource; log: L },
+  scenarios: readonly S[],
+  opts: { task?: string; limits?: ReproductionInput['limits'] } = {},
+): Promise<Record<S, RuleRun<L>>> {
   const address = await ensureServer();
   const { client, connection } = await testClient();
   const wconn = await NativeConnection.connect({ address });
   const workers = await createWorkers(wconn, 'default', 'all', { workflowBundle: await workflowBundle() });
   const restoreEnv = saveEnv('OPENAI_API_KEY', 'OPENAI_BASE_URL');
-  const runs: Partial<Record<'clean' | 'fault', RuleRun<L>>> = {};
+  const runs: Partial<Record<S, RuleRun<L>>> = {};
   try {
     const [orch, sim] = workers;
     await orch!.runUntil(sim!.runUntil((async () => {
-      for (const fault of [false, true]) {
+      for (const scenario of scenarios) {
         const fake = await startFakeOpenAI({ apiKey: 'sk-loopback' });
-        const model = rules(fault);
+        const model = rules(scenario);
         for (let i = 0; i < 60; i++) fake.enqueue(model.reply);
         process.env.OPENAI_API_KEY = 'sk-loopback';
         process.env.OPENAI_BASE_URL = fake.baseUrl;
         try {
-          const started = await startReproduction(client, TASK, { model: 'openai:gpt-4o-mini' });
+          const started = await startReproduction(client, opts.task ?? TASK, { model: 'openai:gpt-4o-mini', ...(opts.limits ? { limits: opts.limits } : {}) });
           const result = (await started.handle.result()) as ReproductionResult;
-          runs[fault ? 'fault' : 'clean'] = { result, report: JSON.parse(readFileSync(result.report!.jsonPath, 'utf8')), log: model.log, requests: fake.requests.length };
+          runs[scenario] = { result, report: JSON.parse(readFileSync(result.report!.jsonPath, 'utf8')), log: model.log, requests: fake.requests.length };
         } finally {
           await fake.close();
         }
@@ -58,5 +72,10 @@ export async function runCleanAndFault<L>(rules: (fault: boolean) => { reply: Re
     await connection.close();
     await wconn.close();
   }
-  return runs as { clean: RuleRun<L>; fault: RuleRun<L> };
+  return runs as Record<S, RuleRun<L>>;
+}
+
+/** Input tokens a fault run spent over the clean run, as a fraction of the clean run's. */
+export function tokenOverhead(clean: RuleRun<unknown>, fault: RuleRun<unknown>): number {
+  return fault.result.tokens.inputTokens / clean.result.tokens.inputTokens - 1;
 }

@@ -5,7 +5,7 @@
 // does not run main's earlier run_ calls, and a failed level names the function its traceback is in.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -15,7 +15,7 @@ import { judgeUnitRun } from '../../lib/harness/unit-verdict.js';
 import { tracebackFrames } from '../../lib/harness/traceback.js';
 import { parseScript } from '../../lib/script-analysis/parse-script.js';
 import { failingFunction, lastError } from '../../activities/pipeline/programming.js';
-import { venvPython } from '../../lib/paths.js';
+import { repoRoot, venvPython } from '../../lib/paths.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'physvec-blame-'));
 
@@ -119,6 +119,27 @@ test("an integration level of a run_ function does not run main's earlier run_ c
   // main's earlier statement is kept when the level needs what it assigned.
   const needs = parseScript(SCRIPT.replace('    pair = run_pair(J)', '    pair = run_pair(J + atom)'), 'python');
   assert.match(buildIntegrationLevels(needs, 'run_pair')[0]!.source, /atom = run_atom\(J\)/);
+});
+
+test("an integration level runs only what its run_ function depends on: main's plotting and other runs are cut (issue 27.3)", async () => {
+  // The Trotter reference with its exact evolution broken: main runs run_trotter_dynamics and
+  // run_exact_dynamics (kept before only because the plotting call uses their results) before run_trotter_at_time.
+  const solution = readFileSync(path.join(repoRoot, 'data/references/task_qsim_trotter_domain_wall/solution.py'), 'utf8');
+  const broken = solution.replace('psi0 = Statevector(initial).data', 'psi0 = Statevector(initial).data[1:]');
+  assert.notEqual(broken, solution);
+  const trotter = parseScript(broken, 'python');
+  const at = buildIntegrationLevels(trotter, 'run_trotter_at_time');
+  const main = at[0]!.source.slice(at[0]!.source.indexOf('def main'));
+  for (const cut of ['run_exact_dynamics(', 'run_trotter_dynamics(', 'plot_magnetisation(', 'print("PHYSVEC_RESULT']) assert.ok(!main.includes(cut), `${cut} is cut from run_trotter_at_time's levels:\n${main}`);
+  assert.match(main, /steps_per_unit_time = 10/, 'what the call needs is kept');
+  const first = await run(at[0]!.fileName, at[0]!.source);
+  assert.equal(first.exitCode, 0, `run_trotter_at_time's level-1 is not polluted by the exact evolution's fault:\n${first.stderrTail}`);
+  // The run_ function that does use the broken effector fails at the level that introduces it, and names it.
+  const exact = buildIntegrationLevels(trotter, 'run_exact_dynamics');
+  const level = exact.find((l) => l.introduces.includes('effector_exact_evolution'))!;
+  const r = await run(level.fileName, level.source);
+  assert.notEqual(r.exitCode, 0);
+  assert.equal(failingFunction(r.stderrTail, new Set(trotter.elementFunctions.map((f) => f.name))), 'effector_exact_evolution');
 });
 
 test('tracebackFrames reads Julia stack traces innermost last', () => {

@@ -10,3 +10,14 @@ export function convergencePrompt(script: ArtifactRef, c: { id: string; content:
     { role: 'user', content: `${c.id}\nmonitor: ${c.content}\nknob: ${c.parameter}\ncriterion: ${c.criteria}` },
   ];
 }
+
+/**
+ * The writer's own repair: its variant (or schedule) failed in its own code — it could not be built,
+ * raised inside the replacement main, or printed no number — so it measured nothing. Rewrite it.
+ */
+export function convergenceRefinePrompt(script: ArtifactRef, c: { id: string; content: string; parameter: string; criteria: string }, failed: { main: string; error: string }): LlmMessage[] {
+  return [
+    ...convergencePrompt(script, c),
+    { role: 'user', content: `Your variant failed in its own code (not in the script's functions), so it measured nothing. Rewrite the main and the schedule so it runs and prints the monitored value.\n\nyour main:\n${failed.main}\n\nits error:\n${failed.error}` },
+  ];
+}

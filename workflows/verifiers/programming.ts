@@ -1,7 +1,7 @@
 // The Programming verifier (paper Sec. II): unit and integration tests of the script, verdicts by
 // code, and a repair of everything they found — until the script runs and every test passes, or
 // `programmingIterations` are spent.
-import type { ProgrammingReport, RunDigest } from '../../schemas/pipeline.js';
+import type { KeptUnitTest, ProgrammingReport, RunDigest } from '../../schemas/pipeline.js';
 import type { ReproductionProgress } from '../reproduction/progress.js';
 import type { StageEnv } from '../shared/run-record.js';
 import { markStage } from '../shared/stage.js';
@@ -17,9 +17,12 @@ export interface ProgrammingVerdict {
 
 export async function programmingVerifier(env: StageEnv, progress: ReproductionProgress): Promise<ProgrammingVerdict> {
   const { agents, ctx, limits, runAll, record } = env;
+  // Tests the writer had to rewrite, kept while their functions are unchanged (not written again).
+  let kept: KeptUnitTest[] = [];
   for (let it = 1; ; it++) {
     env.enter('programming', it);
-    const { report, fullRun } = await programmingPass(agents, ctx, record.script, 'programming', it, runAll);
+    const { report, fullRun } = await programmingPass(agents, ctx, record.script, 'programming', it, runAll, { kept });
+    kept = report.keep ?? [];
     record.programmingReports.push(report);
     showReport(progress, report);
     // Where in the iteration it is goes in `Stage` (a stage is not a verdict): its script runs, or it is being repaired.
