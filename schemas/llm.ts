@@ -47,7 +47,7 @@ export type ToolSpec = z.infer<typeof ToolSpec>;
 export const LlmBudget = z.object({
   remainingTokens: z.number().optional(),
   remainingUsd: z.number().optional(),
-  /** Tokens the ledger counted from calls whose provider reported no usage (estimated from text length). */
+  /** Tokens the ledger counted from calls whose provider reported no usage (counted with a tokenizer, activities/llm/token-count.ts). */
   estimatedTokens: z.number().optional(),
 });
 export type LlmBudget = z.infer<typeof LlmBudget>;

@@ -10,6 +10,7 @@ import { WorkerLogger } from './logger.js';
 import { heartbeatTicker } from './heartbeat-ticker.js';
 import { RerunJournal, rerunJournalInterceptor } from './rerun-journal.js';
 import { DRILL_DELAY_ENV, drillDelayInterceptor, drillDelays } from './drill-delay.js';
+import { artifactStore } from '../lib/artifacts/store.js';
 import { sweepStaleWorkDirsOnce } from '../runners/sandbox/workdir.js';
 import { largeQueueSlots, largeSimulationActivities } from './large-queue.js';
 import { deploymentOptions, promoteBuild, watchDrainage } from './versioning.js';
@@ -28,27 +29,34 @@ export const SHUTDOWN = { shutdownGraceTime: '5s', shutdownForceTime: '30s' } as
 const HEARTBEATS = { maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE } as const;
 
 let runtimeInstalled = false;
-/** `telemetry`: metrics and traces (`physvec worker --metrics/--traces`); off unless given. */
-export function installRuntime(telemetry: TelemetrySettings = TELEMETRY_OFF): void {
+/** Where the worker's own lines go (the runtime's logger and the result journal): stderr unless installRuntime was given a printer. */
+let printLine = (line: string): void => void process.stderr.write(`${line}\n`);
+/**
+ * `telemetry`: metrics and traces (`physvec worker --metrics/--traces`), off unless given; `print`:
+ * where the worker's log lines go (default stderr; the outage drill counts them).
+ */
+export function installRuntime(opts: { telemetry?: TelemetrySettings; print?: (line: string) => void } = {}): void {
+  const { telemetry = TELEMETRY_OFF, print } = opts;
   if (runtimeInstalled) return;
   runtimeInstalled = true;
+  if (print) printLine = print;
   const level = (process.env.PHYSVEC_LOG_LEVEL ?? 'WARN').toUpperCase() as LogLevel;
   // Core's own logs are forwarded to this logger (stderr): left to the default "console" mode they go
   // to stdout, which breaks `--json` output of verbs that run workers in their process.
   installRuntimeWithTelemetry({
     shutdownSignals: ['SIGINT', 'SIGTERM'],
-    logger: new WorkerLogger(level),
+    logger: new WorkerLogger(level, printLine, Date.now, print !== undefined),
     telemetryOptions: { logging: { forward: {}, filter: { core: level, other: 'ERROR' } } },
   }, telemetry);
 }
 
 
 let journal: RerunJournal | undefined;
-/** Activity interceptors of every production worker: heartbeats for activities without their own, and the re-run journal. */
+/** Activity interceptors of every production worker: heartbeats for activities without their own, and the journal that stores finished results (a later attempt returns them). */
 export function activityInterceptors(): NonNullable<NonNullable<WorkerOptions['interceptors']>['activity']> {
-  journal ??= new RerunJournal();
+  journal ??= new RerunJournal(undefined, (line) => printLine(line));
   const delays = drillDelays(process.env[DRILL_DELAY_ENV]);
-  return [heartbeatTicker, rerunJournalInterceptor(journal), ...(delays.size ? [drillDelayInterceptor(delays)] : [])];
+  return [heartbeatTicker, rerunJournalInterceptor(journal, artifactStore()), ...(delays.size ? [drillDelayInterceptor(delays)] : [])];
 }
 
 /**

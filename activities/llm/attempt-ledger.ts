@@ -15,7 +15,14 @@ import { addUsage, emptyUsage } from '../../lib/llm/accounting.js';
 export const AttemptRecord = z.object({ attempt: z.number().int().positive(), usage: LlmUsage, exchangeRef: ArtifactRef.optional() });
 export type AttemptRecord = z.infer<typeof AttemptRecord>;
 
-const LedgerDetails = z.object({ llmAttempts: z.array(AttemptRecord) });
+/**
+ * Also in the details, for `physvec status` (cli/runs/live-llm-calls.ts): which call this is, and since
+ * when its provider has been failing transiently (set by the first failed attempt, carried by each
+ * later one until the call succeeds), so the status can say "provider unavailable for 4m10s".
+ */
+export const LlmCallDetails = z.object({ llmAttempts: z.array(AttemptRecord), call: z.string().optional(), unavailableSince: z.number().optional() });
+export type LlmCallDetails = z.infer<typeof LlmCallDetails>;
+const LedgerDetails = LlmCallDetails;
 
 /** The activity context, or undefined when called outside a worker (unit tests call the function directly). */
 export function activityContext(): Context | undefined {
@@ -49,6 +56,12 @@ export function sumAttempts(attempts: AttemptRecord[]): LlmUsage {
   return attempts.reduce((acc, a) => addUsage(acc, a.usage), emptyUsage());
 }
 
-export function heartbeatLedger(ctx: Context | undefined, prior: AttemptRecord[], current: AttemptRecord): void {
-  ctx?.heartbeat({ llmAttempts: [...prior, current] });
+/** When the provider began failing transiently, as the previous attempt's last heartbeat said. */
+export function unavailableSince(ctx: Context | undefined): number | undefined {
+  const parsed = LedgerDetails.safeParse(ctx?.info.heartbeatDetails);
+  return parsed.success ? parsed.data.unavailableSince : undefined;
+}
+
+export function heartbeatLedger(ctx: Context | undefined, prior: AttemptRecord[], current: AttemptRecord, extra: Omit<LlmCallDetails, 'llmAttempts'> = {}): void {
+  ctx?.heartbeat({ llmAttempts: [...prior, current], ...extra });
 }

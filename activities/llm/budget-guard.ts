@@ -43,5 +43,5 @@ export function budgetRefusal(budget: LlmBudget | undefined, spent: LlmUsage, es
 /** What a budget message adds when the spend it counts is partly estimated (a provider that reported no usage). */
 function estimatedSpend(budget: LlmBudget, spent: LlmUsage): string {
   const n = (budget.estimatedTokens ?? 0) + (spent.estimatedTokens ?? 0);
-  return n > 0 ? ` (tokens spent so far include ${n} estimated from text length, ~4 characters per token: the provider reported no usage)` : '';
+  return n > 0 ? ` (tokens spent so far include ${n} estimated with a tokenizer: the provider reported no usage)` : '';
 }

@@ -14,7 +14,7 @@ import { callKeyString } from '../../lib/llm/keys.js';
 import { TOOL_RESULT_PREVIEW_CHARS } from '../../lib/llm/limits.js';
 import { isScriptedModel, parseModelId } from '../../lib/llm/model-id.js';
 import { shapeAnswer } from './answer-shape.js';
-import { activityContext, heartbeatLedger, lostAttempts, priorAttempts, sumAttempts } from './attempt-ledger.js';
+import { activityContext, heartbeatLedger, lostAttempts, priorAttempts, sumAttempts, unavailableSince } from './attempt-ledger.js';
 import { budgetRefusal, estimateCall } from './budget-guard.js';
 import { CassetteError, findEntry, loadCassette, loadRunCassette, noMatchMessage, resolveCassettePath } from './cassette.js';
 import { EndpointError, missingKey, resolveEndpoint, type Env } from '../../lib/llm/endpoint.js';
@@ -70,7 +70,10 @@ export async function callLlm(deps: LlmDeps, input: LlmRequest): Promise<LlmResu
   );
   const total = (): LlmUsage => addUsage(priorUsage, rec.usage);
   const dollars = (u: LlmUsage) => (info ? costUsd(u, info) : 0);
-  const beat = () => heartbeatLedger(ctx, prior, { attempt, usage: { ...rec.usage } });
+  // Which call, and since when its provider has been failing (for `physvec status`).
+  const callName = `${req.key.role} ${req.key.stage} #${req.key.iteration}`;
+  const failingSince = unavailableSince(ctx);
+  const beat = () => heartbeatLedger(ctx, prior, { attempt, usage: { ...rec.usage } }, { call: callName, unavailableSince: failingSince });
   const timer = ctx ? setInterval(beat, HEARTBEAT_EVERY_MS) : undefined;
   const state: ConverseState = {};
   // The attempt's own end (startToClose): each HTTP call's timeout stays below what is left of it.
@@ -102,7 +105,8 @@ export async function callLlm(deps: LlmDeps, input: LlmRequest): Promise<LlmResu
     };
   } catch (err) {
     const cancelled = err instanceof ProviderCallError && err.kind === 'cancelled';
-    if (err instanceof ProviderCallError && isTransient(err)) rec.retried();
+    const transient = err instanceof ProviderCallError && isTransient(err);
+    if (transient) rec.retried();
     const usage = total();
     const details = (exchangeRef?: LlmFailureDetails['exchangeRef']): LlmFailureDetails => ({ key: req.key, model: req.model, usage, costUsd: dollars(usage), exchangeRef });
     // The failure is decided first (its type and message go into the transcript), then given the transcript's reference.
@@ -121,7 +125,7 @@ export async function callLlm(deps: LlmDeps, input: LlmRequest): Promise<LlmResu
     const message = provisional?.message ?? (err as Error)?.message ?? String(err);
     // The transcript is evidence, but losing it must not hide the error that ended the call.
     const exchangeRef = await rec.write({ ok: false, type, message }, usage).catch(() => undefined);
-    heartbeatLedger(ctx, prior, { attempt, usage: { ...rec.usage }, exchangeRef });
+    heartbeatLedger(ctx, prior, { attempt, usage: { ...rec.usage }, exchangeRef }, { call: callName, unavailableSince: transient ? (failingSince ?? Date.now()) : undefined });
     if (cancelled) throw ctx?.cancellationSignal.reason ?? err;
     throw decide(details(exchangeRef)) ?? err; // undefined: unexpected (store I/O, a bug), an ordinary retryable activity failure
   } finally {

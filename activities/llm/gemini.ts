@@ -2,7 +2,7 @@
 // retryOptions): Temporal decides about retries. The SDK's ApiError hides response headers, so the
 // observing fetch keeps the last response's headers for Retry-After.
 import { ApiError, FinishReason, FunctionCallingConfigMode, GoogleGenAI, HarmProbability, type Content, type GenerateContentConfig, type GenerateContentResponse, type Part } from '@google/genai';
-import { estimateTokens } from '../../lib/llm/accounting.js';
+import { countTokens, TOKENS_PER_MESSAGE } from './token-count.js';
 import { isBodyTimeout, observingFetch, type ResponseMeta } from './http-fetch.js';
 import { answerJsonSchema } from './json-schema.js';
 import { retryAfterFromGoogleDetails, retryAfterFromHeaders } from './retry-after.js';
@@ -108,6 +108,17 @@ function refusalOf(response: GenerateContentResponse, text: string): string | un
   return `the answer was stopped (finishReason ${reason}${flagged.length ? `: ${flagged.join(', ')}` : ''})${candidate.finishMessage ? `: ${candidate.finishMessage}` : ''}${text ? `; it began: ${text.slice(0, 200)}` : ''}`;
 }
 
+/** Gemini's tokenizer is not a library: counted with the documented approximation (activities/llm/token-count.ts). */
+const GEMINI_FAMILY = 'gemini';
+
+/** A prompt's tokens: each part's text (function calls and responses as JSON), the system instruction and the tool definitions. */
+function promptTokens(request: { contents: Content[]; config: GenerateContentConfig }): number {
+  const partText = (p: Part) => p.text ?? (p.functionCall || p.functionResponse ? JSON.stringify(p.functionCall ?? p.functionResponse) : '');
+  const texts = request.contents.flatMap((c) => (c.parts ?? []).map(partText));
+  const system = request.config.systemInstruction;
+  return countTokens(GEMINI_FAMILY, [...texts, system ? (typeof system === 'string' ? system : JSON.stringify(system)) : '', request.config.tools ? JSON.stringify(request.config.tools) : '']) + TOKENS_PER_MESSAGE * request.contents.length;
+}
+
 function toTurn(request: { contents: Content[]; config: GenerateContentConfig }, response: GenerateContentResponse, syntheticIds: Set<string>): Turn {
   const candidate = response.candidates?.[0];
   const parts = candidate?.content?.parts ?? [];
@@ -134,8 +145,8 @@ function toTurn(request: { contents: Content[]; config: GenerateContentConfig },
         cachedInputTokens: u!.cachedContentTokenCount ?? 0,
       }
     : {
-        inputTokens: estimateTokens(JSON.stringify(request.contents).length + JSON.stringify(request.config.systemInstruction ?? '').length + (request.config.tools ? JSON.stringify(request.config.tools).length : 0)),
-        outputTokens: estimateTokens(text.length + toolCalls.reduce((n, c) => n + c.name.length + JSON.stringify(c.args ?? {}).length, 0)),
+        inputTokens: promptTokens(request),
+        outputTokens: countTokens(GEMINI_FAMILY, [text, ...toolCalls.map((c) => `${c.name}${JSON.stringify(c.args ?? {})}`)]),
         cachedInputTokens: 0,
       };
   const refusal = refusalOf(response, text);

@@ -4,7 +4,7 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ProviderConfig } from '../../schemas/config.js';
-import { estimateTokens } from '../../lib/llm/accounting.js';
+import { countTokens, TOKENS_PER_MESSAGE } from './token-count.js';
 import { isBodyTimeout, observingFetch } from './http-fetch.js';
 import { answerJsonSchema, openAiJsonSchema } from './json-schema.js';
 import { retryAfterFromHeaders } from './retry-after.js';
@@ -80,6 +80,15 @@ export function openAiSession(ep: OpenAiEndpoint, init: SessionInit): ChatSessio
   };
 }
 
+/** A prompt's tokens under the model's tokenizer (activities/llm/token-count.ts): each message's text, its tool calls, its framing, and the tool definitions. */
+function promptTokens(request: ChatCompletionCreateParamsNonStreaming): number {
+  const texts = request.messages.flatMap((m) => [
+    typeof m.content === 'string' ? m.content : m.content ? JSON.stringify(m.content) : '',
+    'tool_calls' in m && m.tool_calls ? JSON.stringify(m.tool_calls) : '',
+  ]);
+  return countTokens(request.model, [...texts, request.tools ? JSON.stringify(request.tools) : '']) + TOKENS_PER_MESSAGE * request.messages.length;
+}
+
 function toTurn(request: ChatCompletionCreateParamsNonStreaming, response: ChatCompletion): Turn {
   const choice = response.choices?.[0];
   if (!choice) throw new ProviderCallError('http', 'the response has no choices', request, 502);
@@ -100,8 +109,8 @@ function toTurn(request: ChatCompletionCreateParamsNonStreaming, response: ChatC
   const usage = hasUsage
     ? { inputTokens: u!.prompt_tokens, outputTokens: u!.completion_tokens, cachedInputTokens: u!.prompt_tokens_details?.cached_tokens ?? 0 }
     : {
-        inputTokens: estimateTokens(JSON.stringify(request.messages).length + (request.tools ? JSON.stringify(request.tools).length : 0)),
-        outputTokens: estimateTokens(text.length + (msg.refusal?.length ?? 0) + (msg.tool_calls ?? []).reduce((n, tc) => n + JSON.stringify(tc).length, 0)),
+        inputTokens: promptTokens(request),
+        outputTokens: countTokens(request.model, [text, msg.refusal ?? '', ...(msg.tool_calls ?? []).map((tc) => JSON.stringify(tc))]),
         cachedInputTokens: 0,
       };
   const refusal = msg.refusal

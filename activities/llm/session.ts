@@ -27,7 +27,7 @@ export interface Turn {
   request: unknown;
   response: unknown;
   finishReason?: string;
-  /** The response had no usage: `usage` is estimated from characters (lib/llm/accounting.ts estimateTokens). */
+  /** The response had no usage: `usage` is counted with a tokenizer (activities/llm/token-count.ts). */
   usageEstimated?: true;
   /** The model declined to answer (OpenAI `refusal`, content filter; Gemini SAFETY and the like, a blocked prompt): what it said or why. */
   refusal?: string;

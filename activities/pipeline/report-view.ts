@@ -2,6 +2,7 @@
 // their verdict classes, the rubric scorecards, the numbered lines of the final script. Formatting
 // (numbers, joins) happens here; escaping is the template engine's, on every value.
 import type { TaskContext } from '../../schemas/pipeline.js';
+import { estimatedNote } from '../../lib/llm/accounting.js';
 import type { ReportInput } from './report.js';
 import type { ProtocolReport } from './report-protocol.js';
 import type { ScorecardLeaf } from './report-scorecard.js';
@@ -92,7 +93,7 @@ export function evidenceView(v: ViewInput) {
       grades: s.rubric.grades.map((g) => g.toFixed(3)).join(', '),
     })),
     diffs: v.diffs,
-    tokens: `${input.progress.scripted ? 'scripted model: ' : ''}input ${t.inputTokens}, output ${t.outputTokens}, cached ${t.cachedInputTokens}, tool calls ${t.toolCalls}, LLM calls ${t.llmCalls}, $${t.costUsd.toFixed(4)}${v.lostLine}`,
+    tokens: `${input.progress.scripted ? 'scripted model: ' : ''}input ${t.inputTokens}, output ${t.outputTokens}, cached ${t.cachedInputTokens}, tool calls ${t.toolCalls}, LLM calls ${t.llmCalls}, $${t.costUsd.toFixed(4)}${estimatedNote(t)}${v.lostLine}`,
     stages: v.stageTimes.map((s) => {
       const u = input.progress.ledger.byStage[s.stage];
       return { ...s, inputTokens: u?.inputTokens ?? 0, outputTokens: u?.outputTokens ?? 0, usd: (u?.costUsd ?? 0).toFixed(4), seconds: s.seconds.toFixed(1) };

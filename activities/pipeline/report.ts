@@ -39,7 +39,7 @@ export interface ReportInput {
   finalRun?: RunDigest;
   progress: {
     scripted: boolean;
-    tokens: { inputTokens: number; outputTokens: number; cachedInputTokens: number; toolCalls: number; costUsd: number; llmCalls: number; lostAttempts?: number; lostAttemptsUsageUnknown?: number };
+    tokens: { inputTokens: number; outputTokens: number; cachedInputTokens: number; toolCalls: number; costUsd: number; llmCalls: number; lostAttempts?: number; lostAttemptsUsageUnknown?: number; estimatedTokens?: number };
     ledger: { byStage: Record<string, { inputTokens: number; outputTokens: number; costUsd: number }>; byRole: Record<string, { inputTokens: number; outputTokens: number; costUsd: number }> };
     timings: { stage: string; startedAt: number; endedAt?: number }[];
     human: { at: number; kind: string; note?: string; stage: string }[];

@@ -23,7 +23,7 @@ export function register(program: Command): void {
       const q = Queue.safeParse(opts.queue);
       if (!q.success) throw new BadInputError(`--queue: expected orchestration, simulation, large or all, got "${opts.queue}"`);
       const telemetry = telemetrySettings(opts);
-      installRuntime(telemetry); // before the first connection creates the runtime
+      installRuntime({ telemetry }); // before the first connection creates the runtime
       const { connection, target } = await connectWorker();
       if (q.data === 'large') {
         // The queue's own limits, so whoever starts a worker on a big host sees what its runs may use.

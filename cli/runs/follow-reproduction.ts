@@ -5,6 +5,7 @@ import type { ReproductionProgress } from '../../workflows/reproduction/progress
 import { estimatedNote } from '../../lib/llm/accounting.js';
 import { line } from '../output.js';
 import { liveSimulations } from './live-simulations.js';
+import { retryingLlmCalls } from './live-llm-calls.js';
 
 export function progressLine(p: ReproductionProgress): string {
   const parts = [`${p.stage}${p.iteration ? ` #${p.iteration}` : ''}`, p.status];
@@ -36,10 +37,13 @@ export async function followReproduction(handle: WorkflowHandle, opts: { quiet?:
         last = s;
         // Every 5 s: the running simulations' own progress (heartbeat details of the sandbox runs).
         if (!opts.quiet && polls++ % 5 === 0) {
-          const sims = liveSimulations((await handle.describe()).raw.pendingActivities).filter((x) => x.progress);
+          const pending = (await handle.describe()).raw.pendingActivities;
+          const sims = liveSimulations(pending).filter((x) => x.progress);
           const text = sims.map((x) => `  simulation ${x.line.replace(/ \d+m?\d*s$/, '')}`).join('\n');
           if (text && text !== lastSims) line(sims.map((x) => `  simulation ${x.line}`).join('\n'));
           lastSims = text;
+          // A provider outage being ridden out: one line per retrying call every 5 s, with how long and which attempt.
+          for (const c of retryingLlmCalls(pending)) line(`  ${c.line}`);
         }
       } catch {
         /* not started yet */

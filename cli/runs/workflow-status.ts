@@ -8,6 +8,7 @@ import { SA } from '../../temporal-config/search-attributes.js';
 import { liveQuery } from './live-query.js';
 import { runBuild, servedByBuilds } from '../../lib/temporal/run-build.js';
 import { liveSimulations } from './live-simulations.js';
+import { retryingLlmCalls } from './live-llm-calls.js';
 import { workflowFailureCause } from '../failure.js';
 import { line, printJson } from '../output.js';
 
@@ -52,6 +53,8 @@ export async function showWorkflowStatus(workflowId: string, opts: { json?: bool
       progress,
       // Sandbox runs under way, with their scripts' latest progress values (heartbeat details).
       simulations: running ? liveSimulations(d.raw.pendingActivities) : [],
+      // LLM calls being retried (a provider outage or throttling): how long, which attempt, why.
+      llmCalls: running ? retryingLlmCalls(d.raw.pendingActivities) : [],
       result,
     };
     if (opts.json) return printJson(summary);
@@ -63,6 +66,7 @@ export async function showWorkflowStatus(workflowId: string, opts: { json?: bool
     const tokens = (progress as { tokens?: unknown } | null)?.tokens ?? (result as { tokens?: unknown } | null)?.tokens;
     if (tokens) line(`tokens: ${JSON.stringify(tokens)}`);
     for (const s of summary.simulations) line(`simulation ${s.line}`);
+    for (const c of summary.llmCalls) line(c.line);
     if (progress) line(`progress: ${'unavailable' in progress ? String(progress.unavailable) : JSON.stringify(progress, null, 2)}`);
     if (result && !failed) line(`result: ${JSON.stringify(result, null, 2)}`);
   } finally {

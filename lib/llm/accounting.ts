@@ -24,14 +24,9 @@ export function estimatedPart(estimatedTokens: number): { estimatedTokens?: numb
   return estimatedTokens > 0 ? { estimatedTokens, estimated: true } : {};
 }
 
-/** Tokens of text whose provider reported no usage: ~4 characters per token (no tokenizer for every provider's models). */
-export function estimateTokens(chars: number): number {
-  return Math.ceil(chars / 4);
-}
-
 /** " (N of them estimated: the provider reported no usage)" when some tokens of `u` are estimated, else "". */
 export function estimatedNote(u: { estimatedTokens?: number }): string {
-  return u.estimatedTokens ? ` (${u.estimatedTokens} of them estimated from text length: the provider reported no usage)` : '';
+  return u.estimatedTokens ? ` (${u.estimatedTokens} of them estimated with a tokenizer: the provider reported no usage)` : '';
 }
 
 /** Billed tokens: input (cached included) plus output. What a token budget counts. */

@@ -29,6 +29,7 @@ import { loadConfig, validateConfig } from '../../lib/config.js';
 import { describeCliFailure } from '../../cli/failure.js';
 import { EXIT } from '../../cli/output.js';
 import { BadInputError } from '../../lib/errors.js';
+import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
 import { LlmExchange, type LlmRequest, type LlmResult } from '../../schemas/llm.js';
 
 type Server = FakeLlmServer & { baseUrl: string };
@@ -242,14 +243,16 @@ for (const p of PROVIDERS) {
 // ---- b. missing usage is estimated, never 0 -----------------------------------------------------------
 
 for (const p of PROVIDERS) {
-  test(`b/${p.name}: a response without usage is estimated (chars/4), marked estimated in result, transcript and ledger, priced, and a budget message says so`, async () => {
+  test(`b/${p.name}: a response without usage is counted with a tokenizer (not chars/4, not 0), marked estimated in result, transcript and ledger, priced, and a budget message says so`, async () => {
     const answer = 'The ground-state energy per site is 1/4 - ln 2 ≈ -0.4431, from the Bethe ansatz. '.repeat(4);
     p.server().enqueue(p.ok(answer, null));
     const { callLlm, store } = activities({ config: config() });
     const r = await callLlm(request(p.model));
     assert.equal(r.text, answer);
     assert.ok(r.usage.inputTokens > 10, `input tokens ${r.usage.inputTokens}`);
-    assert.equal(r.usage.outputTokens, Math.ceil(answer.length / 4));
+    // Neither fake model is an OpenAI model the tokenizer knows: both are counted with o200k_base, the documented approximation.
+    assert.equal(r.usage.outputTokens, o200k.countTokens(answer));
+    assert.notEqual(r.usage.outputTokens, Math.ceil(answer.length / 4));
     assert.equal(r.usage.estimated, true);
     assert.equal(r.usage.estimatedTokens, r.usage.inputTokens + r.usage.outputTokens);
     assert.ok(r.costUsd > 0, 'an estimated call is not free');
@@ -267,7 +270,7 @@ for (const p of PROVIDERS) {
     assert.equal(budget.estimatedTokens, r.usage.estimatedTokens);
     const f = await failure(callLlm(request(p.model, { maxOutputTokens: 5990 - r.usage.estimatedTokens!, budget })));
     assert.equal(f.type, 'BudgetExhaustedError');
-    assert.match(f.message, new RegExp(`but ${budget.remainingTokens} tokens of the budget remain \\(tokens spent so far include ${r.usage.estimatedTokens} estimated from text length`));
+    assert.match(f.message, new RegExp(`but ${budget.remainingTokens} tokens of the budget remain \\(tokens spent so far include ${r.usage.estimatedTokens} estimated with a tokenizer`));
     ledger = recordCall(ledger, request(p.model).key, { ...(f.details![0] as LlmResult), failed: true });
     assert.equal(ledger.total.estimatedTokens, r.usage.estimatedTokens);
   });

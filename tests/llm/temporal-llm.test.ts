@@ -1,6 +1,7 @@
 // The LLM layer inside Temporal, on the real dev server: Retry-After honoured by Temporal's retries,
 // usage summed across a failed-then-retried attempt, 401 not retried, a budget that stops a workflow
-// with status budget_exhausted, and a recorded run exported to a cassette that replays identically.
+// with status budget_exhausted, a recorded run exported to a cassette that replays identically, and
+// the status line of a call whose provider keeps failing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -19,6 +20,9 @@ import { register as registerCassette } from '../../cli/commands/cassette.js';
 import { repoRoot } from '../../lib/paths.js';
 import type { LlmExchange, LlmResult } from '../../schemas/llm.js';
 import type { BudgetLoopOutput } from '../fixtures/workflows/llm-workflows.js';
+import { retryingLlmCalls } from '../../cli/runs/live-llm-calls.js';
+import { showWorkflowStatus } from '../../cli/runs/workflow-status.js';
+import { waitFor } from '../helpers/poll.js';
 import { request, retrieveSpec, retrieveTool, tempStore, testConfig, testEnv } from './support.js';
 
 const workflowsPath = path.join(repoRoot, 'tests', 'fixtures', 'workflows', 'llm-workflows.ts');
@@ -95,6 +99,36 @@ test('callLlm under Temporal', { timeout: 180_000 }, async (t) => {
       assert.equal(first.outcome, 'error');
       assert.equal(first.error?.type, 'LlmTransientError');
       assert.deepEqual(first.httpCalls.map((c) => c.error?.status ?? 200), [200, 503]);
+    });
+
+    await t.test('a provider that keeps failing: physvec status says how long it has been unavailable and which attempt is next', async () => {
+      const busy = () => openAiError(503, 'The engine is currently overloaded');
+      openai.reset().enqueue(busy(), busy(), busy(), chatReply({ content: 'back', usage: { prompt: 9, completion: 1 } }));
+      // The production policy (1 s doubling): attempts at ~0, 1, 3 and 7 s.
+      const handle = await client.workflow.start('productionLlmCall', { taskQueue, workflowId: `status-${uniqueQueue('wf')}`, args: [request('openai:fake-gpt')] });
+      const pending = await waitFor('the third attempt', async () => {
+        const p = (await handle.describe()).raw.pendingActivities ?? [];
+        return (p[0]?.attempt ?? 0) >= 3 && p[0]?.heartbeatDetails ? p : undefined;
+      }, 30_000, 200);
+      const [call] = retryingLlmCalls(pending);
+      console.log(`status line: ${call?.line}`);
+      assert.ok(call, 'the retried call is listed');
+      assert.equal(call.call, 'author plan #0');
+      assert.ok(call.unavailableMs! >= 1000, `unavailable for ${call.unavailableMs} ms (since attempt 1 failed)`);
+      assert.match(call.line, /^LLM call author plan #0: provider unavailable for \d+s, retrying \(attempt [34].*\) — last failure \[LlmTransientError\]: .*503/);
+      // What `physvec status <id>` prints.
+      const printed: string[] = [];
+      const write = process.stdout.write.bind(process.stdout);
+      process.stdout.write = ((chunk: string) => (printed.push(String(chunk)), true)) as typeof process.stdout.write;
+      try {
+        await showWorkflowStatus(handle.workflowId, {});
+      } finally {
+        process.stdout.write = write;
+      }
+      assert.match(printed.join(''), /\nLLM call author plan #0: provider unavailable for \d+s, retrying \(attempt \d+/);
+      const r = (await handle.result()) as LlmResult;
+      assert.equal(r.text, 'back');
+      assert.equal(r.attempt, 4);
     });
 
     await t.test('401 fails the workflow at once, not retried, naming the env var', async () => {
