@@ -16,6 +16,7 @@ import { seedMatplotlibCache } from './font-cache.js';
 import { fdInode, findHolder, HOLDER_READY_FD } from './holder.js';
 import type { Launch } from './launch.js';
 import type { IsolationPlan } from './plan.js';
+import { holderUidOf } from './uid.js';
 import { removeZygoteDirsOnExit, sweepStaleZygoteDirs, zygoteHomeDir } from './zygote-dirs.js';
 import { DEFAULT_WARM_PROFILE, sharedZygote, type ArmedRun, type PythonZygote, type WarmProfile } from './zygote.js';
 
@@ -134,12 +135,14 @@ export function holderReady(chain: ChainProcess, timeoutMs: number): Promise<str
 
 /** Arm the zygote's run process in the chain whose holder is ready; a string says why it cannot be. */
 export function armInChain(chain: ChainProcess, launch: Launch, zygote: PythonZygote, runId: string, rlimits: Record<string, [number, number]>, workDir: string): ArmedRun | string {
-  const holder = findHolder(launch.cgroup!, launch.uid!);
+  const holderUid = holderUidOf(launch.uid!);
+  const holder = findHolder(launch.cgroup!, holderUid);
   if (holder === null) return 'the holder process was not found in the run cgroup';
   return zygote.arm(runId, {
     holderPid: holder,
     stdioInodes: [fdInode(chain.child.pid!, 1), fdInode(chain.child.pid!, 2)],
     uid: launch.uid!,
+    holderUid,
     procsFiles: launch.cgroup!.procsFiles,
     rlimits,
     seccompHex: launch.seccompFilter!.toString('hex'),

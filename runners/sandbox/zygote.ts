@@ -36,6 +36,8 @@ export interface ArmRequest {
   /** Inodes the holder's fd 1 and 2 must have (the run's stdout and stderr), checked before use. */
   stdioInodes: [number, number];
   uid: number;
+  /** The holder's own uid (uid.ts holderUidOf), checked before its namespaces are entered. */
+  holderUid: number;
   procsFiles: string[];
   /** resource.RLIMIT_* name → [soft, hard] (-1: unlimited). */
   rlimits: Record<string, [number, number]>;
