@@ -2,7 +2,7 @@
 // never holds more than the run's stored-bytes cap, and once the run has succeeded it holds the last
 // snapshot only (formerly: one full copy per rewrite, 4.8 GB for two runs of a 900 MiB checkpoint).
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -10,29 +10,10 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { createSandboxActivities } from '../../activities/sandbox/run-script.js';
 import { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { SandboxResult } from '../../schemas/sandbox.js';
-import { useTestStateDir } from '../fixtures/hostile/harness.js';
+import { bytesUnder, useTestStateDir } from '../fixtures/hostile/harness.js';
 
 useTestStateDir();
 const MiB = 1024 * 1024;
-
-function bytesUnder(dir: string): number {
-  let sum = 0;
-  let names: string[] = [];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return 0;
-  }
-  for (const name of names) {
-    try {
-      const st = statSync(path.join(dir, name));
-      sum += st.isDirectory() ? bytesUnder(path.join(dir, name)) : st.size;
-    } catch {
-      // Renamed or removed while we looked.
-    }
-  }
-  return sum;
-}
 
 const REWRITER = `
 import os, time

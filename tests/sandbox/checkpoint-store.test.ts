@@ -4,31 +4,16 @@
 // one run's stored bytes are capped, and every limit breach is told (heartbeat details, result line).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { ArtifactStore } from '../../lib/artifacts/store.js';
 import { RunStateWatcher } from '../../runners/sandbox/run-state/index.js';
 import { CheckpointSync, type CheckpointLimits } from '../../runners/sandbox/run-state/checkpoint-sync.js';
+import { bytesUnder } from '../fixtures/hostile/harness.js';
 
 const MiB = 1024 * 1024;
-
-function bytesUnder(dir: string): number {
-  let sum = 0;
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return 0;
-  }
-  for (const name of names) {
-    const p = path.join(dir, name);
-    const st = statSync(p);
-    sum += st.isDirectory() ? bytesUnder(p) : st.size;
-  }
-  return sum;
-}
 
 function scratch(): { root: string; store: ArtifactStore; dir: string } {
   const root = mkdtempSync(path.join(os.tmpdir(), 'physvec-ckpt-test-'));
