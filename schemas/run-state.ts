@@ -49,9 +49,18 @@ export const CheckpointState = z.object({
 });
 export type CheckpointState = z.infer<typeof CheckpointState>;
 
+/**
+ * Snapshots a run's attempt skipped at a limit (1024 MiB, 64 files, the run's stored bytes) or
+ * failed to take: the latest reason and how many. Kept when later snapshots succeed: each breach is
+ * told once, in `physvec status` while the run lasts and in its result (the report) after.
+ */
+export const CheckpointLimitBreach = z.object({ reason: z.string().max(400), skipped: z.number().int().positive() });
+export type CheckpointLimitBreach = z.infer<typeof CheckpointLimitBreach>;
+
 /** The part of a sandbox heartbeat's details that outlives the attempt. */
 export const RunStateDetails = z.object({
   progress: SimulationProgress.optional(),
   checkpoint: CheckpointState.optional(),
+  checkpointLimit: CheckpointLimitBreach.optional(),
 });
 export type RunStateDetails = z.infer<typeof RunStateDetails>;

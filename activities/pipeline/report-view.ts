@@ -65,6 +65,8 @@ function verdictRows(v: ViewInput): VerdictRow[] {
   const final: VerdictRow[] = f && (f.exitCode !== 0 || f.killed)
     ? [{ stage: 'final', test: 'final run', verdict: f.killed ?? (f.exitCode === 0 ? 'runs' : `fails (exit ${f.exitCode})`), cls: 'bad', evidence: [f.killed, f.stderrTail.split('\n').slice(-12).join('\n')].filter(Boolean).join('\n') }]
     : [];
+  // A checkpoint skipped at a limit: a retried final run would have started over.
+  if (f?.checkpointSkipped) final.push({ stage: 'final', test: 'checkpoint', verdict: 'not saved', cls: 'warn', evidence: f.checkpointSkipped });
   return [...programming, ...scientific, ...convergence, ...final];
 }
 

@@ -15,6 +15,7 @@
 //   manifest (runners/sandbox/run-state): every heartbeat snapshots the checkpoint dir into the
 //   artifact store, and an attempt that finds a checkpoint in the previous attempt's details
 //   restores it into the new work dir before the script starts — on whichever worker takes it;
+//   the run's checkpoints live in a store of their own, capped, and superseded snapshots are removed;
 // - the host's full disk is no result of the script and no own failure either
 //   (runners/sandbox/host-disk.ts): a run it made fail is a retryable HostDiskFull failure, retried
 //   after HOST_DISK_RETRY_DELAY_MS and not counted; every attempt first waits (heartbeating,
@@ -33,7 +34,7 @@ import {
   RunnerUnavailableError,
   type FreeSpaceProbe,
 } from '../../runners/sandbox/index.js';
-import { previousRunState, RunStateWatcher } from '../../runners/sandbox/run-state/index.js';
+import { checkpointStoreFor, previousRunState, RunStateWatcher } from '../../runners/sandbox/run-state/index.js';
 import { SANDBOX_OWN_FAILURE_LIMIT } from '../../temporal-config/timeouts.js';
 
 /** The sandbox limits of the queue a worker serves (e.g. the large queue's bigger runs). */
@@ -84,7 +85,10 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
       }
       const ownFailures = ownFailuresSoFar(ctx.info.heartbeatDetails);
       const hostDisk = hostDiskFor(store, opts.freeSpace);
-      const runState = new RunStateWatcher(store, previousRunState(ctx.info.heartbeatDetails), undefined, (err) => hostDisk.noteWriteError(err));
+      // The run's checkpoints in a store of their own: its superseded snapshots can be removed.
+      const wf = ctx.info.workflowExecution;
+      const checkpoints = checkpointStoreFor(store, { workflowId: wf?.workflowId ?? '', runId: wf?.runId ?? '', activityId: ctx.info.activityId });
+      const runState = new RunStateWatcher(checkpoints, previousRunState(ctx.info.heartbeatDetails), undefined, (err) => hostDisk.noteWriteError(err));
       const label = req.label ?? null;
       const run = `sandbox run${label ? ` ${label}` : ''}`;
       // Until this attempt's first snapshot, the previous checkpoint stays in the details: dying early loses nothing.
@@ -106,6 +110,7 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
         });
       }
       let running = true;
+      let succeeded = false;
       // The run's latest counters (run id, elapsed, output bytes), repeated in a beat a checkpoint triggers.
       let lastInfo: Partial<SandboxHeartbeat> = {};
       const beat = () => {
@@ -132,6 +137,7 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
           },
         });
         const checkpointSkipped = runState.skipped();
+        succeeded = true;
         return checkpointSkipped ? { ...result, checkpointSkipped } : result;
       } catch (err) {
         if (err instanceof SandboxCancelledError) throw runCancellationFailure(err, ctx.cancellationSignal.reason);
@@ -157,6 +163,7 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
       } finally {
         running = false;
         runState.close();
+        await runState.finish(succeeded);
       }
     },
   };

@@ -3,12 +3,14 @@
 // physvec_runtime progress values and checkpoint, so the CLI shows them without asking the workflow
 // (no query, no workflow change, answers while the orchestration worker is down). A run held up by
 // the host's full disk says so: the attempt waiting for space carries the shortage in its details,
-// and a failed attempt awaiting its retry has the HostDiskFull failure as its last failure.
+// and a failed attempt awaiting its retry has the HostDiskFull failure as its last failure. A
+// checkpoint skipped at a limit (too large, too many files, the run's stored bytes) is said too.
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { describeShortage } from '../../runners/sandbox/host-disk.js';
 import { HostDiskShortage } from '../../schemas/host-disk.js';
-import { RunStateDetails, type CheckpointState, type SimulationProgress } from '../../schemas/run-state.js';
+import { checkpointBreachLine } from '../../runners/sandbox/run-state/index.js';
+import { RunStateDetails, type CheckpointLimitBreach, type CheckpointState, type SimulationProgress } from '../../schemas/run-state.js';
 
 type PendingActivity = temporal.api.workflow.v1.IPendingActivityInfo;
 
@@ -19,6 +21,8 @@ export interface LiveSimulation {
   elapsedMs: number | null;
   progress: SimulationProgress | null;
   checkpoint: CheckpointState | null;
+  /** Snapshots skipped at a checkpoint limit (or failed), with the latest reason. */
+  checkpointLimit: CheckpointLimitBreach | null;
   /** The host file system this attempt waits on before it starts (heartbeat phase 'waiting-for-disk'). */
   waitingForDisk: HostDiskShortage | null;
   /** The previous attempt's failure (the server keeps it while the activity is retried), e.g. HostDiskFull. */
@@ -84,6 +88,7 @@ export function simulationLine(s: Omit<LiveSimulation, 'line'>): string {
   if (s.checkpoint) notes.push(`checkpoint ${s.checkpoint.files} file(s), ${Math.round(s.checkpoint.bytes / 1024)} KiB, ${s.checkpoint.uploads} upload(s)${s.checkpoint.restoredAtAttempt ? ', restored' : ''}`);
   if (notes.length) parts.push(`(${notes.join('; ')})`);
   if (s.elapsedMs !== null) parts.push(duration(s.elapsedMs));
+  if (s.checkpointLimit) parts.push(`— checkpoint not saved: ${checkpointBreachLine(s.checkpointLimit)}`);
   if (s.waitingForDisk) parts.push(`— waiting for disk space: ${describeShortage(s.waitingForDisk)}; free space on ${s.waitingForDisk.mount}`);
   else if (s.lastFailure) parts.push(`— last failure${s.lastFailure.type ? ` [${s.lastFailure.type}]` : ''}: ${s.lastFailure.message.slice(0, 600)}`);
   return `${labelText(s.label, s.activity)}: ${parts.join(' ')}`;
@@ -101,7 +106,7 @@ export function liveSimulations(pending: readonly PendingActivity[] | null | und
   for (const a of pending ?? []) {
     const details = decode(a);
     if (!('runId' in details || 'phase' in details || 'progress' in details)) continue;
-    const state = RunStateDetails.safeParse({ progress: details.progress, checkpoint: details.checkpoint });
+    const state = RunStateDetails.safeParse({ progress: details.progress, checkpoint: details.checkpoint, checkpointLimit: details.checkpointLimit });
     const base = {
       activity: a.activityType?.name ?? 'activity',
       label: typeof details.label === 'string' ? details.label : null,
@@ -109,6 +114,7 @@ export function liveSimulations(pending: readonly PendingActivity[] | null | und
       elapsedMs: typeof details.elapsedMs === 'number' ? details.elapsedMs : null,
       progress: state.success ? state.data.progress ?? null : null,
       checkpoint: state.success ? state.data.checkpoint ?? null : null,
+      checkpointLimit: state.success ? state.data.checkpointLimit ?? null : null,
       waitingForDisk: details.phase === 'waiting-for-disk' ? (HostDiskShortage.safeParse(details.hostDisk).data ?? null) : null,
       lastFailure: lastFailureOf(a),
     };

@@ -1,5 +1,6 @@
 // The warm chain's last process: a shell "holder" that only keeps the run's namespaces and view
-// alive. It reports once it runs inside the finished chain; the zygote's run process enters its
+// alive. It runs as a uid of its own (uid.ts holderUidOf), so the script, though it sees it (PID 2),
+// can neither stop nor trace it: a frozen holder would keep the run going until its timeout. It reports once it runs inside the finished chain; the zygote's run process enters its
 // namespaces (zygote.py), and the holder exits with the status the worker hands it.
 import { readFileSync, statSync } from 'node:fs';
 import type { RunCgroup } from './cgroup.js';
@@ -20,7 +21,7 @@ export function holderArgv(): string[] {
   return ['/bin/sh', '-c', HOLDER_SCRIPT, 'physvec-warm-holder'];
 }
 
-/** The holder: the process of the run's uid in its cgroup whose parent is not (its readiness subshell may still be there). */
+/** The holder: the process of the holder's uid in the run's cgroup whose parent is not (its readiness subshell may still be there). */
 export function findHolder(cgroup: RunCgroup, uid: number): number | null {
   // Only the run's few processes are read, not the whole /proc.
   const ofRun = cgroup.pids().map(procInfo).filter((p): p is ProcInfo => p !== null && p.uid === uid);

@@ -1,6 +1,6 @@
 // A run's launch: the command line of its chain — cgroup join → prlimit (per-process caps) → bwrap
 // (namespaces, read-only root, seccomp: no user namespaces) → setpriv (the run's uid, locked for
-// the run) → the interpreter, or on a warm start the holder the zygote forks the script into — and
+// the run; a warm holder's own uid) → the interpreter, or on a warm start the holder the zygote forks the script into — and
 // the environment its script gets. Built the same way for a run and for a chain started ahead of
 // its run (prestart.ts), so the two can be compared argument by argument.
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { namespaceFlags } from './probe.js';
 import { runStateEnv } from './run-state/paths.js';
 import { noUserNamespaceFilter } from './seccomp.js';
 import { holderArgv } from './holder.js';
+import { holderUidOf } from './uid.js';
 import type { PythonZygote } from './zygote.js';
 
 /** The fd bwrap reads the seccomp filter from. */
@@ -67,8 +68,10 @@ export function buildLaunch(
   const scriptArgv = runner.argv(req.entry, req.args);
   let argv = zygote ? [...holderArgv(), ...(holderNamesScript ? scriptArgv : [])] : scriptArgv;
   if (uid !== null && plan.setpriv) {
+    // A warm chain's holder gets a uid of its own, out of the script's reach (uid.ts holderUidOf).
+    const as = zygote ? holderUidOf(uid) : uid;
     argv = [
-      plan.setpriv, `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups',
+      plan.setpriv, `--reuid=${as}`, `--regid=${as}`, '--clear-groups',
       '--bounding-set=-all', '--inh-caps=-all', '--no-new-privs', '--', ...argv,
     ];
   }

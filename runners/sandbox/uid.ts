@@ -48,6 +48,15 @@ function tryLock(name: string): Promise<net.Server | null> {
   });
 }
 
+/**
+ * The uid a warm run's holder (holder.ts) runs as: not the script's, so the script can neither
+ * signal nor ptrace it (a stopped holder would hold the run until its timeout); one per run uid,
+ * just past the runs' range, so no two live holders share it, nor a process count.
+ */
+export function holderUidOf(uid: number): number {
+  return uid + SPAN;
+}
+
 /** Whether `uid` lies in the range runs are given (so a dir it owns was a run's work dir). */
 export function isSandboxUid(uid: number): boolean {
   return uid >= base() && uid < base() + SPAN;

@@ -5,7 +5,6 @@
 // the run's caps, and runs the script when told to; the holder exits with its status. A chain may be
 // started and armed ahead of its run (prestart.ts).
 import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
@@ -17,6 +16,8 @@ import { seedMatplotlibCache } from './font-cache.js';
 import { fdInode, findHolder, HOLDER_READY_FD } from './holder.js';
 import type { Launch } from './launch.js';
 import type { IsolationPlan } from './plan.js';
+import { holderUidOf } from './uid.js';
+import { removeZygoteDirsOnExit, sweepStaleZygoteDirs, zygoteHomeDir } from './zygote-dirs.js';
 import { DEFAULT_WARM_PROFILE, sharedZygote, type ArmedRun, type PythonZygote, type WarmProfile } from './zygote.js';
 
 /** Variables read once at import time: a run that sets them needs its own interpreter. */
@@ -97,7 +98,10 @@ let zygoteEnv: Record<string, string> | null = null;
 /** The worker's zygote for `runner` and `profile`, its environment built like a run's (no secrets, one thread per library). */
 export function zygoteFor(runner: ResolvedRunner, profile: WarmProfile = DEFAULT_WARM_PROFILE): PythonZygote {
   if (!zygoteEnv) {
-    const home = path.join(tmpdir(), `physvec-zygote-home-${process.pid}`);
+    // This worker's scratch dirs go when it exits; those of workers killed before go now.
+    sweepStaleZygoteDirs();
+    removeZygoteDirsOnExit();
+    const home = zygoteHomeDir();
     zygoteEnv = buildSandboxEnv({
       workDir: home,
       privateDir: home,
@@ -131,12 +135,14 @@ export function holderReady(chain: ChainProcess, timeoutMs: number): Promise<str
 
 /** Arm the zygote's run process in the chain whose holder is ready; a string says why it cannot be. */
 export function armInChain(chain: ChainProcess, launch: Launch, zygote: PythonZygote, runId: string, rlimits: Record<string, [number, number]>, workDir: string): ArmedRun | string {
-  const holder = findHolder(launch.cgroup!, launch.uid!);
+  const holderUid = holderUidOf(launch.uid!);
+  const holder = findHolder(launch.cgroup!, holderUid);
   if (holder === null) return 'the holder process was not found in the run cgroup';
   return zygote.arm(runId, {
     holderPid: holder,
     stdioInodes: [fdInode(chain.child.pid!, 1), fdInode(chain.child.pid!, 2)],
     uid: launch.uid!,
+    holderUid,
     procsFiles: launch.cgroup!.procsFiles,
     rlimits,
     seccompHex: launch.seccompFilter!.toString('hex'),

@@ -60,6 +60,8 @@ class ArmRequest(TypedDict):
     # Inodes the holder's fd 1 and 2 must have (the run's stdout and stderr).
     stdioInodes: list[int]
     uid: int
+    # The holder's own uid: not the script's, so the script cannot stop or trace it.
+    holderUid: int
     procsFiles: list[str]
     # resource.RLIMIT_* name -> [soft, hard] (-1: unlimited).
     rlimits: dict[str, list[int]]
@@ -211,8 +213,8 @@ def arm_run(req: ArmRequest) -> tuple[int, int, int]:
     pipe its script request comes through."""
     pid = int(req['holderPid'])
     uid = int(req['uid'])
-    if holder_uid(pid) != uid:
-        raise OSError(f'holder {pid} does not run as the run uid {uid}')
+    if holder_uid(pid) != int(req['holderUid']) or int(req['holderUid']) == uid:
+        raise OSError(f'holder {pid} does not run as the holder uid {req["holderUid"]}')
     ns_fds: list[tuple[str, int]] = []
     for ns in NAMESPACES:
         p = f'/proc/{pid}/ns/{ns}'

@@ -4,10 +4,10 @@
 // missing, will not start or dies, runs go the cold way and say why.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { zygotePayloadDir } from './zygote-dirs.js';
 
 const BASE = ['numpy', 'scipy', 'scipy.linalg', 'scipy.sparse', 'scipy.sparse.linalg', 'matplotlib', 'matplotlib.pyplot'];
 
@@ -36,6 +36,8 @@ export interface ArmRequest {
   /** Inodes the holder's fd 1 and 2 must have (the run's stdout and stderr), checked before use. */
   stdioInodes: [number, number];
   uid: number;
+  /** The holder's own uid (uid.ts holderUidOf), checked before its namespaces are entered. */
+  holderUid: number;
   procsFiles: string[];
   /** resource.RLIMIT_* name → [soft, hard] (-1: unlimited). */
   rlimits: Record<string, [number, number]>;
@@ -83,7 +85,7 @@ export class PythonZygote {
   private readyPromise: Promise<ZygoteInfo> | null = null;
   private dead: string | null = null;
   private readonly pending = new Map<string, Pending>();
-  private readonly payloadDir = path.join(tmpdir(), `physvec-zygote-${process.pid}`);
+  private readonly payloadDir = zygotePayloadDir();
 
   constructor(private readonly python: string, private readonly env: Record<string, string>, private readonly preload: readonly string[]) {}
 

@@ -30,6 +30,12 @@ test('status lists sandbox runs with their latest progress and checkpoint', () =
   assert.match(sims[1]!.line, /^unit:site_x: no progress reported 4s$/);
 });
 
+test('a checkpoint limit breach is one line of the status, even before any snapshot was taken', () => {
+  const [first] = liveSimulations([pending({ runId: 'r5', label: 'full', elapsedMs: 30_000, checkpointLimit: { reason: 'over 1024 MiB (PHYSVEC_CHECKPOINT_MAX_MB)', skipped: 3 } })]);
+  assert.equal(first!.line, 'final run: no progress reported 30s — checkpoint not saved: over 1024 MiB (PHYSVEC_CHECKPOINT_MAX_MB); 3 snapshots skipped');
+  assert.equal(first!.checkpoint, null);
+});
+
 test('the large queue takes its limits from the environment, within the sandbox maximum', () => {
   assert.deepEqual(largeQueueLimits({ PHYSVEC_LARGE_MEMORY_MB: '65536', PHYSVEC_LARGE_MAX_HOURS: '6' }), { memoryMb: 65536, maxTimeoutMs: 6 * 3600_000 });
   assert.equal(largeQueueLimits({ PHYSVEC_LARGE_MAX_HOURS: '100' }).maxTimeoutMs, 24 * 3600_000);

@@ -35,7 +35,7 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 export const WORKFLOW_ID = 'repro-task_hostile-1';
 export const RUN_ID = '0195b2c4-7f3e-7a1d-9c2e-3f1a2b3c4d5e';
 
-export async function writeHostileReport(opts: { stateDir?: string; workflowId?: string; runId?: string } = {}) {
+export async function writeHostileReport(opts: { stateDir?: string; workflowId?: string; runId?: string; checkpointSkipped?: string } = {}) {
   const stateDir = opts.stateDir ?? mkdtempSync(path.join(os.tmpdir(), 'physvec-hostile-report-'));
   const workflowId = opts.workflowId ?? WORKFLOW_ID;
   const runId = opts.runId ?? RUN_ID;
@@ -87,6 +87,7 @@ export async function writeHostileReport(opts: { stateDir?: string; workflowId?:
     finalRun: {
       id: 'final:1', exitCode: 0, timedOut: false, durationMs: 1200, stdoutTail: '', stderrTail: '', results: [], missingProtections: [],
       files: [{ path: 'figure.png', ref: figureRef }, { path: 'data/energies.csv', ref: csvRef }, { path: '../../escape.csv', ref: csvRef }],
+      ...(opts.checkpointSkipped ? { checkpointSkipped: opts.checkpointSkipped } : {}),
     },
     progress: {
       scripted: true,

@@ -172,6 +172,11 @@ time.sleep(30)
         override put(): never {
           throw Object.assign(new Error('ENOSPC: no space left on device, open'), { code: 'ENOSPC' });
         }
+
+        // Checkpoint files are streamed in.
+        override putStream(): never {
+          return this.put();
+        }
       })(store.root);
       const hostDisk = hostDiskFor(store, always(ONE_MIB_FREE));
       const watcher = new RunStateWatcher(failing, {}, undefined, (e) => hostDisk.noteWriteError(e));

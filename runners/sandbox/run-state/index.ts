@@ -1,2 +1,3 @@
 // Live progress and checkpoints of sandbox runs (the worker side of physvec_runtime).
-export { RunStateWatcher, previousRunState } from './watcher.js';
+export { RunStateWatcher, checkpointBreachLine, previousRunState } from './watcher.js';
+export { checkpointStoreFor } from './checkpoint-store.js';

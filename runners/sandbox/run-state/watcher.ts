@@ -7,7 +7,7 @@
 // drills measured it), and the resumed run would redo it.
 import { watch, type FSWatcher } from 'node:fs';
 import type { ArtifactStore } from '../../../lib/artifacts/store.js';
-import { RunStateDetails, type SimulationProgress } from '../../../schemas/run-state.js';
+import { RunStateDetails, type CheckpointLimitBreach, type SimulationProgress } from '../../../schemas/run-state.js';
 import { CheckpointSync, checkpointLimitsFromEnv, type CheckpointLimits } from './checkpoint-sync.js';
 import { runStatePaths } from './paths.js';
 import { readProgress } from './progress-read.js';
@@ -127,14 +127,32 @@ export class RunStateWatcher {
 
   details(): RunStateDetails {
     const checkpoint = this.sync?.current() ?? this.previous.checkpoint;
+    const breach = this.sync?.breach() ?? this.previous.checkpointLimit;
     return {
       ...(this.progress ? { progress: this.progress } : {}),
       ...(checkpoint ? { checkpoint } : {}),
+      ...(breach ? { checkpointLimit: breach } : {}),
     };
   }
 
-  /** Why no checkpoint was taken at all, if the script wrote one that broke the bounds. */
+  /** The run's checkpoint limit breaches as one line (the result's checkpointSkipped), if there were any. */
   skipped(): string | undefined {
-    return this.sync?.current()?.skipped ?? this.sync?.skippedBeforeFirst;
+    const breach = this.sync?.breach() ?? this.previous.checkpointLimit;
+    return breach ? checkpointBreachLine(breach) : undefined;
   }
+
+  /**
+   * Once the run is over (after close()): wait for a snapshot in flight, then remove superseded
+   * snapshots — all of them if the run succeeded (nothing will restore them), else those whose
+   * successor has surely reached the server.
+   */
+  async finish(succeeded: boolean): Promise<void> {
+    await this.polling?.catch(() => undefined);
+    await this.sync?.release(succeeded);
+  }
+}
+
+/** "over 1024 MiB (PHYSVEC_CHECKPOINT_MAX_MB); 3 snapshots skipped". */
+export function checkpointBreachLine(b: CheckpointLimitBreach): string {
+  return `${b.reason}; ${b.skipped} snapshot${b.skipped === 1 ? '' : 's'} skipped`;
 }
