@@ -22,7 +22,7 @@ export interface WatchTargets {
   /** Entries the work dir may hold (files, dirs, links, at any depth). */
   maxFiles: number;
   /** The run's CPU time, and its limit (ms). */
-  cpu: RunCpuMeter;
+  cpu: Pick<RunCpuMeter, 'sample' | 'usedMs' | 'unusedOfferedMs'>;
   cpuLimitMs: number;
 }
 
