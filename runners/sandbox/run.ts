@@ -37,6 +37,7 @@ import { probeIsolation, type IsolationProbe } from './probe.js';
 import { PhaseClock, type Phases } from './phase-clock.js';
 import { prestart } from './prestart.js';
 import { killRun } from './process-tree.js';
+import { INTERRUPT_GRACE_MS, interruptScript } from './interrupt.js';
 import { capInRunCgroup, giveToRunUid, holdRun, releaseHold, type RunHold } from './run-hold.js';
 import { activeRuns } from './run-resources.js';
 import { chooseStart, coldAfterFailedWarm, profileOf, reportedStart, takePrestartedFor, traceStart, zygoteOf, type StartPath } from './start-path.js';
@@ -270,12 +271,23 @@ async function execute(launch: Launch, req: SandboxRequest, hold: RunHold, start
   let loadAtKill: number | null = null;
   let killing: Promise<void> | undefined;
   let exited = false;
+  let interrupted: NodeJS.Timeout | null = null;
+  const hardKill = () => {
+    if (child.pid !== undefined && !exited) killing ??= killRun(child.pid, launch.uid, launch.cgroup);
+  };
   const kill = (reason: KillCause) => {
     if (killedReason === null) {
       killedReason = reason;
       loadAtKill = os.loadavg()[0]!;
+      // Stopped for time: the script first gets to print where it was (interrupt.ts).
+      if ((reason === 'timeout' || reason === 'idle') && child.pid !== undefined && !exited && interruptScript(child.pid, launch.cgroup) > 0) {
+        interrupted = setTimeout(hardKill, INTERRUPT_GRACE_MS);
+        return;
+      }
     }
-    if (child.pid !== undefined && !exited) killing ??= killRun(child.pid, launch.uid, launch.cgroup);
+    // Repeated breaches while an interrupted script prints its traceback wait for the grace to end.
+    if (interrupted !== null && (reason === 'timeout' || reason === 'idle')) return;
+    hardKill();
   };
   let warmFailed: string | null = null;
   if (start.path !== 'cold') {
@@ -347,6 +359,7 @@ async function execute(launch: Launch, req: SandboxRequest, hold: RunHold, start
   } finally {
     await watchdog.stop().catch(() => undefined);
     clearTimeout(timeout);
+    if (interrupted) clearTimeout(interrupted);
     opts.signal?.removeEventListener('abort', onAbort);
   }
 }
