@@ -29,9 +29,13 @@ while time.process_time() - start < need:
 print("burned", round(time.process_time() - start, 2), flush=True)
 `;
 
-/** Busy processes pinned to core 0, outside any run: the competition a loaded host gives a script. */
+/**
+ * Busy processes pinned to core 0, outside any run: the competition a loaded host gives a script.
+ * Each in its own session (`detached`), as the run is (bwrap --new-session): with autogroup
+ * scheduling the kernel shares a core between sessions, so hogs sharing one session would count once.
+ */
 function hogsOnCore0(n: number): ChildProcess[] {
-  return Array.from({ length: n }, () => spawn('python3', ['-c', 'import os\nos.sched_setaffinity(0, {0})\nwhile True: pass'], { stdio: 'ignore' }));
+  return Array.from({ length: n }, () => spawn('python3', ['-c', 'import os\nos.sched_setaffinity(0, {0})\nwhile True: pass'], { stdio: 'ignore', detached: true }));
 }
 
 function stop(procs: ChildProcess[]): void {
@@ -41,6 +45,18 @@ function stop(procs: ChildProcess[]): void {
 describe('a run is limited by its own CPU time, not the wall clock', () => {
   const hogs: ChildProcess[] = [];
   after(() => stop(hogs));
+
+  // First, before this file's own busy runs raise the load average.
+  test('a script that sleeps while the host offers it CPU is stopped as stalled, and says so', async (t) => {
+    const load = os.loadavg()[0]!;
+    if (load > os.availableParallelism() - 0.5) return t.skip(`needs an idle core to offer (load ${load.toFixed(1)} on ${os.availableParallelism()} cores); the watchdog's rule is checked without one below`);
+    const result = await runSandboxed(
+      { language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: 'import time\ntime.sleep(600)\n' }], timeoutMs: 1_000, wallGuardMs: 60_000 },
+      { store },
+    );
+    assert.equal(result.killedReason, 'idle');
+    assert.match(killedDescription(result, undefined, 'unit test f') ?? '', /^unit test f was stopped as stalled: it left 1 s of CPU \(its limit\) unused on a host that offered it/);
+  });
 
   test('a CPU-spinning script past a small CPU limit is killed and reported as over its CPU limit', async () => {
     const result = await runSandboxed({ language: 'python', entry: 'main.py', files: [hostileScript('burn-cpu.py')], timeoutMs: 2_000, label: 'spin' }, { store });
@@ -66,9 +82,9 @@ describe('a run is limited by its own CPU time, not the wall clock', () => {
 
   test('a script slowed down by competing busy processes past its limit in wall time is not killed', async (t) => {
     if (os.availableParallelism() < 1) return t.skip('no CPU to pin to');
-    // Three hogs on core 0 and the script pinned there too: it gets at most a quarter of the core,
-    // so 1.5 s of its CPU takes at least 6 s of wall time against a 3 s limit.
-    hogs.push(...hogsOnCore0(3));
+    // Five hogs on core 0 and the script pinned there too: it gets about a sixth of the core,
+    // so 1.5 s of its CPU takes some 9 s of wall time against a 3 s limit.
+    hogs.push(...hogsOnCore0(5));
     const result = await runSandboxed({ language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: BURN_ON_CORE_0 }], args: ['1.5'], timeoutMs: 3_000 }, { store });
     stop(hogs);
     assert.ok(result.durationMs > 3_000, `precondition: the host slowed the run past its limit in wall time (took ${Math.round(result.durationMs)} ms)`);
@@ -94,17 +110,6 @@ describe('a run is limited by its own CPU time, not the wall clock', () => {
     assert.equal(failure.type, HOST_BUSY_FAILURE);
     assert.equal(failure.nonRetryable, false);
     assert.equal(beats.at(-1)?.ownFailures, 0, 'not counted as the run\'s own failure');
-  });
-
-  test('a script that sleeps while the host offers it CPU is stopped as stalled, and says so', async (t) => {
-    const load = os.loadavg()[0]!;
-    if (load > os.availableParallelism() - 0.5) return t.skip(`needs an idle core to offer (load ${load.toFixed(1)} on ${os.availableParallelism()} cores); the watchdog's rule is checked without one below`);
-    const result = await runSandboxed(
-      { language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: 'import time\ntime.sleep(600)\n' }], timeoutMs: 1_000, wallGuardMs: 60_000 },
-      { store },
-    );
-    assert.equal(result.killedReason, 'idle');
-    assert.match(killedDescription(result, undefined, 'unit test f') ?? '', /^unit test f was stopped as stalled: it left 1 s of CPU \(its limit\) unused on a host that offered it/);
   });
 
   test('the watchdog: past the CPU limit is a timeout; CPU offered and left unused for as long as the limit is idle; a busy host is neither', () => {
