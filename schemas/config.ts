@@ -81,10 +81,26 @@ export const BudgetConfig = z
   .strict();
 export type BudgetConfig = z.infer<typeof BudgetConfig>;
 
+/** The most CPU time one sandbox run may be given (24 h, the sandbox request's own maximum). */
+export const MAX_RUN_TIMEOUT_SECONDS = 24 * 3600;
+
+/** Sandbox runs of a reproduction. `reproduce --run-timeout` overrides it for one run. */
+export const SandboxConfig = z
+  .object({
+    /**
+     * The script's time limit in CPU seconds (all its processes together; a busy host does not use it
+     * up). Unit tests get a tenth of it (activities/pipeline/job-limits.ts). Wall clock is only a
+     * guard: max(3×, +30 min), an infrastructure fault when it expires (runners/sandbox/limits.ts).
+     */
+    runTimeoutSeconds: z.number().int().positive().max(MAX_RUN_TIMEOUT_SECONDS).default(300),
+  })
+  .strict();
+
 export const PhysvecConfig = z
   .object({
     llm: LlmConfig,
     budget: BudgetConfig.default({ maxTokens: null, maxUsd: null }),
+    sandbox: SandboxConfig.default({ runTimeoutSeconds: 300 }),
   })
   .loose();
 export type PhysvecConfig = z.infer<typeof PhysvecConfig>;

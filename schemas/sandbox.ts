@@ -80,7 +80,16 @@ export const SandboxRequest = z
     entry: WorkPath,
     files: z.array(SandboxFile).min(1).max(500),
     args: z.array(z.string().max(4096).refine((a) => !a.includes('\0'), 'contains a NUL byte')).max(64).default([]),
+    /**
+     * The run's time limit, on its own CPU time: all its processes and threads together (ms). Past it the
+     * run is killed (`killedReason: 'timeout'`); a busy host slows a run down without using it up.
+     */
     timeoutMs: z.number().int().min(100).max(24 * 3600_000).default(300_000),
+    /**
+     * Wall-clock guard (ms; default: max(3 × timeoutMs, timeoutMs + 30 min), see runners/sandbox/limits.ts).
+     * Its expiry is an infrastructure fault — the host did not give the run its time — not a result.
+     */
+    wallGuardMs: z.number().int().min(100).max(72 * 3600_000).optional(),
     /**
      * The run's memory as a whole — all its processes, shared, tmpfs and file-backed pages included — where
      * the host has a memory cgroup (past it the run is killed, `killedReason: 'memory'`); each process's data
@@ -173,7 +182,12 @@ export const SkippedFile = z.object({
 export type SkippedFile = z.infer<typeof SkippedFile>;
 
 /** Why the sandbox killed the run: memory, disk and files are the run-wide limits (see `usage` for the peaks). */
-export const KilledReason = z.enum(['timeout', 'cancelled', 'output-limit', 'memory', 'disk', 'files']).nullable();
+/**
+ * `timeout`: past its CPU-time limit; `idle`: it left as much CPU as its limit unused on a host that
+ * offered it (blocked or sleeping, see runners/sandbox/cpu-time.ts). Results recorded before CPU limits
+ * existed used `timeout` for the wall clock.
+ */
+export const KilledReason = z.enum(['timeout', 'idle', 'cancelled', 'output-limit', 'memory', 'disk', 'files']).nullable();
 export type KilledReason = z.infer<typeof KilledReason>;
 
 export const SandboxResult = z.object({
@@ -213,7 +227,10 @@ export const SandboxResult = z.object({
   /** Environment variable names the script saw (values omitted). */
   envNames: z.array(z.string()),
   limits: z.object({
+    /** CPU-time limit (ms; the wall clock in results recorded before CPU limits existed). */
     timeoutMs: z.number(),
+    /** The wall-clock guard (absent in results recorded before it existed). */
+    wallGuardMs: z.number().optional(),
     memoryMb: z.number(),
     cpuSeconds: z.number().nullable(),
     maxProcesses: z.number(),
@@ -227,6 +244,10 @@ export const SandboxResult = z.object({
     diskPeakBytes: z.number().nullable(),
     /** Entries in the work dir at the last count (null: not counted); a count past the cap stops at cap + 1. */
     filesPeak: z.number().nullable().optional(),
+    /** The run's own CPU time (ms), all its processes together (absent in older results). */
+    cpuMs: z.number().nullable().optional(),
+    /** The host's 1-minute load average when the run was killed, else when it ended (absent in older results). */
+    load1: z.number().nullable().optional(),
   }),
   /**
    * Why the script's checkpoint dir was not snapshotted (too many files, too large): set by the

@@ -116,7 +116,7 @@ export function checkAssertions(input: {
       continue;
     }
     if (run.exitCode !== 0) {
-      verdicts.push({ ...base, judge: 'error', method: 'none', reason: `the variant failed (exit ${run.exitCode}${run.timedOut ? ', timed out' : ''}):\n${lastLines(run.stderrTail, 12)}`, exitCode: run.exitCode });
+      verdicts.push({ ...base, judge: 'error', method: 'none', reason: `the variant failed (exit ${run.exitCode}${run.killed ? `; ${run.killed}` : run.timedOut ? ', timed out' : ''}):\n${lastLines(run.stderrTail, 12)}`, exitCode: run.exitCode });
       continue;
     }
     const observed = observedNumbers(run.results);

@@ -213,7 +213,7 @@ export async function judgeProgramming(
       run_function: rf.name,
       error_analysis: failed
         ? failed.run.timedOut
-          ? `The integration test timed out at level-${failed.level} (which introduces ${introduced}) after ${failed.run.durationMs} ms`
+          ? `The integration test was stopped at level-${failed.level} (which introduces ${introduced}): ${failed.run.killed ?? `timed out after ${failed.run.durationMs} ms`}${blame ? `; it was still running in ${blame}` : ''}`
           : `The integration test failed at level-${failed.level} (which introduces ${introduced})${blame ? ` in ${blame}` : ''}: ${lastError(failed.run.stderrTail)}`
         : 'None',
       ...(blame ? { blame } : {}),

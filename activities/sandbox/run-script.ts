@@ -19,7 +19,9 @@
 // - the host's full disk is no result of the script and no own failure either
 //   (runners/sandbox/host-disk.ts): a run it made fail is a retryable HostDiskFull failure, retried
 //   after HOST_DISK_RETRY_DELAY_MS and not counted; every attempt first waits (heartbeating,
-//   cancellable) until the disk has room, so the run goes on by itself once space is freed.
+//   cancellable) until the disk has room, so the run goes on by itself once space is freed;
+// - a run's time limit is its own CPU time; its wall-clock guard expiring (runners/sandbox/limits.ts)
+//   is a retryable HostBusy failure, not counted and never a result a verdict sees.
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { ArtifactStore, artifactStore } from '../../lib/artifacts/store.js';
@@ -31,6 +33,7 @@ import {
   parseSandboxRequest,
   runSandboxed,
   SandboxCancelledError,
+  SandboxWallGuardError,
   RunnerUnavailableError,
   type FreeSpaceProbe,
 } from '../../runners/sandbox/index.js';
@@ -61,6 +64,8 @@ export const WORKER_SHUTDOWN_FAILURE = 'WorkerShutdown';
 export const SANDBOX_OWN_FAILURE = 'SandboxOwnFailure';
 /** Failure type of an attempt the host's full disk made fail; retryable, and not an own failure. */
 export const HOST_DISK_FULL_FAILURE = 'HostDiskFull';
+/** Failure type of an attempt stopped by the run's wall-clock guard (a host too busy to give it its CPU time); retryable, not an own failure. */
+export const HOST_BUSY_FAILURE = 'HostBusy';
 /** Freeing disk space takes a person minutes: no point retrying at the policy's 5 s. */
 export const HOST_DISK_RETRY_DELAY_MS = 30_000;
 
@@ -155,6 +160,11 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
             details: [err.shortage],
             cause: err,
           });
+        }
+        if (err instanceof SandboxWallGuardError) {
+          // The host did not give the run its time: retried, and not the run's own failure either.
+          ctx.heartbeat({ phase: 'wall-guard', label, ownFailures, ...runState.details() });
+          throw ApplicationFailure.create({ type: HOST_BUSY_FAILURE, message: err.message, nonRetryable: false, details: [err.result.usage], cause: err });
         }
         const failures = ownFailures + 1;
         ctx.heartbeat({ phase: 'failed', label, ownFailures: failures, ...runState.details() });

@@ -65,7 +65,7 @@ export function register(program: Command, deps: TasksCommandDeps = {}): void {
     .option('--only <substring>', 'with --run: only scripts whose <task>/<reference|mutant name> contains this (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--no-mutants', 'with --run: references only')
     .option('--concurrency <n>', 'with --run: validations in flight at once (default: simulation slots)', positiveInteger)
-    .option('--run-timeout <seconds>', 'with --run: wall-clock limit of each sandbox run (default 300)', positiveInteger)
+    .option('--run-timeout <seconds>', 'with --run: CPU-time limit of each sandbox run (default 300)', positiveInteger)
     .addHelpText(
       'after',
       '\nExit codes: 0 every file valid; 2 bad input (invalid task or rubric file, or no dataset there).' +

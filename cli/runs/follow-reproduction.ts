@@ -29,7 +29,7 @@ export async function followReproduction(handle: WorkflowHandle, opts: { quiet?:
         const p = await handle.query<ReproductionProgress>('progress');
         // Each finished programming iteration gets its own line, even when the stage has moved on.
         for (const h of p.programmingHistory.slice(seenIterations)) {
-          if (!opts.quiet) line(`  programming #${h.iteration} verdict: unit ${(h.unitAccuracy * 100).toFixed(0)}%, integration ${(h.integrationAccuracy * 100).toFixed(0)}%, ${h.executable ? 'full script runs' : 'full script fails'}`);
+          if (!opts.quiet) line(`  programming #${h.iteration} verdict: unit ${(h.unitAccuracy * 100).toFixed(0)}%, integration ${(h.integrationAccuracy * 100).toFixed(0)}%, ${h.executable ? 'full script runs' : `full script fails${h.fullRunFailure ? `: ${h.fullRunFailure}` : ''}`}`);
         }
         seenIterations = p.programmingHistory.length;
         const s = progressLine(p);

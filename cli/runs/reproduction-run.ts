@@ -25,6 +25,8 @@ export interface ReproduceOptions extends CliOverrides {
   size?: TaskSize;
   pauseAfter?: ReproductionInput['pauseAfter'];
   limits?: ReproductionInput['limits'];
+  /** --run-timeout: the script's CPU-time limit in seconds (default: the config's sandbox.runTimeoutSeconds). */
+  runTimeout?: number;
   workflowId?: string;
 }
 
@@ -80,7 +82,7 @@ export async function prepareReproduction(taskFile: string, opts: ReproduceOptio
     ...(full ? { size: 'full' as const } : {}),
     models: { defaultModel: config.llm.defaultModel, roles: config.llm.roles },
     budget: { maxTokens: config.budget.maxTokens ?? undefined, maxUsd: config.budget.maxUsd ?? undefined },
-    limits: opts.limits ?? {},
+    limits: { runTimeoutMs: (opts.runTimeout ?? config.sandbox.runTimeoutSeconds) * 1000, ...opts.limits },
     pauseAfter: opts.pauseAfter ?? [],
   };
   const workflowId = opts.workflowId ?? `repro-${taskId}-${randomUUID().slice(0, 8)}`;

@@ -27,16 +27,22 @@ export function judgeUnitRun(input: {
   entryCallsTarget: boolean;
   /** The script's element functions, and all its functions (element, run_, helpers). */
   elementFunctions: ReadonlySet<string>;
-  run: { exitCode: number | null; timedOut: boolean; durationMs: number; stderrTail: string };
+  /** `killed`: why the sandbox stopped it, with its limit (the run's digest). */
+  run: { exitCode: number | null; timedOut: boolean; durationMs: number; stderrTail: string; killed?: string };
 }): UnitVerdict {
   const { target, run } = input;
   const notCalled = `the entry point never calls ${target}, so it tests nothing; call ${target} from main`;
-  if (run.timedOut) return { judge: 'undetermined', errors: `timed out after ${run.durationMs} ms: build smaller inputs in the entry point` };
-  if (run.exitCode === 0) return input.entryCallsTarget ? { judge: 'correct', errors: 'None' } : { judge: 'undetermined', errors: notCalled };
+  if (run.exitCode === 0 && !run.timedOut) return input.entryCallsTarget ? { judge: 'correct', errors: 'None' } : { judge: 'undetermined', errors: notCalled };
   const tail = lastLines(run.stderrTail, ERROR_LINES);
   const frames = framesIn(tracebackFrames(run.stderrTail), input.harness.fileName);
   const innermost = frames[frames.length - 1];
-  if (!innermost) return { judge: 'undetermined', errors: `the harness failed (exit ${run.exitCode}) without a traceback into it:\n${tail}` };
+  // A test stopped for time was interrupted first (runners/sandbox/interrupt.ts): its traceback says
+  // where it was, and that is judged like any failure — the function under test never ending is its failure.
+  const stopped = run.timedOut ? `${run.killed ?? `timed out after ${run.durationMs} ms`}; ` : '';
+  if (!innermost) {
+    if (run.timedOut) return { judge: 'undetermined', errors: `${stopped}no traceback says where it was: build smaller inputs in the entry point` };
+    return { judge: 'undetermined', errors: `the harness failed (exit ${run.exitCode}) without a traceback into it:\n${tail}` };
+  }
   const parts = harnessParts(input.harness.source);
   const part = parts[innermost.line] ?? 'workflow';
   if (part === 'underTest' || part === 'dependencies') {
@@ -44,10 +50,10 @@ export function judgeUnitRun(input: {
     const scriptFrames = frames.filter((f) => parts[f.line] === 'underTest' || parts[f.line] === 'dependencies');
     const element = [...scriptFrames].reverse().find((f) => input.elementFunctions.has(f.fn));
     const blame = element?.fn ?? (part === 'underTest' ? target : innermost.fn);
-    return { judge: 'wrong', blame, errors: `failed in ${blame}:\n${tail}` };
+    return { judge: 'wrong', blame, errors: `${stopped}${stopped ? 'it was still running' : 'failed'} in ${blame}:\n${tail}` };
   }
-  if (part === 'preamble' || part === 'topLevel') return { judge: 'wrong', blame: target, errors: `failed in the script's top-level code (imports or constants), before ${target} ran:\n${tail}` };
-  if (!input.entryCallsTarget) return { judge: 'undetermined', errors: `${notCalled}; it failed in the harness:\n${tail}` };
+  if (part === 'preamble' || part === 'topLevel') return { judge: 'wrong', blame: target, errors: `${stopped}failed in the script's top-level code (imports or constants), before ${target} ran:\n${tail}` };
+  if (!input.entryCallsTarget) return { judge: 'undetermined', errors: `${stopped}${notCalled}; it failed in the harness:\n${tail}` };
   const where = part === 'background' ? `the background function ${innermost.fn}` : `the entry point (${innermost.fn})`;
-  return { judge: 'undetermined', errors: `the test harness failed in ${where}, not in ${target}:\n${tail}` };
+  return { judge: 'undetermined', errors: `${stopped}the test harness ${stopped ? 'was still running' : 'failed'} in ${where}, not in ${target}${stopped ? ': build smaller inputs in the entry point' : ''}:\n${tail}` };
 }

@@ -27,6 +27,12 @@ export interface CgroupHost {
   parents: Record<CgroupController, string>;
   /** v1: memory.memsw.* exists, so swap is capped too. */
   memsw: boolean;
+  /**
+   * v1: where run cgroups are made in the cpuacct hierarchy, for the run's CPU time (its time limit,
+   * see cpu-time.ts); absent: v2 (cpu.stat is in every cgroup) or no cpuacct hierarchy (the CPU time
+   * is then summed over the run's processes from /proc).
+   */
+  cpuacct?: string;
 }
 
 export type CgroupProbe = { ok: true; host: CgroupHost } | { ok: false; error: string };
@@ -91,7 +97,7 @@ export function probeCgroups(): CgroupProbe {
   } catch (err) {
     return { ok: false, error: `cgroups could not be read (${(err as Error).message})` };
   }
-  const v1 = (c: CgroupController) => mounts.find((m) => m.fsType === 'cgroup' && m.superOptions.includes(c));
+  const v1 = (c: CgroupController | 'cpuacct') => mounts.find((m) => m.fsType === 'cgroup' && m.superOptions.includes(c));
   const v2 = mounts.find((m) => m.fsType === 'cgroup2');
   const v2Controllers = v2 ? readOr(path.join(dirOf(v2, '/'), 'cgroup.controllers'), '').split(/\s+/) : [];
   const memV1 = v1('memory');
@@ -102,7 +108,8 @@ export function probeCgroups(): CgroupProbe {
         memory: v1Parent(memV1, own.get('memory') ?? '/'),
         pids: v1Parent(pidsV1, own.get('pids') ?? '/'),
       };
-      return { ok: true, host: { version: 1, parents, memsw: existsSync(path.join(parents.memory, 'memory.memsw.limit_in_bytes')) } };
+      const cpuacct = optionalV1Parent(v1('cpuacct'), own.get('cpuacct') ?? '/');
+      return { ok: true, host: { version: 1, parents, memsw: existsSync(path.join(parents.memory, 'memory.memsw.limit_in_bytes')), ...(cpuacct ? { cpuacct } : {}) } };
     }
     if (v2 && v2Controllers.includes('memory') && v2Controllers.includes('pids')) {
       const parent = v2Parent(v2, own.get('') ?? '/');
@@ -128,6 +135,16 @@ function v1Parent(mount: MountInfo, ownPath: string): string {
   const dir = dirOf(mount, configured ?? ownPath);
   if (configured) mkdirSync(dir, { recursive: true });
   return dir;
+}
+
+/** The cpuacct parent when that hierarchy is mounted and usable; CPU accounting is optional (a /proc fallback exists). */
+function optionalV1Parent(mount: MountInfo | undefined, ownPath: string): string | null {
+  if (!mount) return null;
+  try {
+    return v1Parent(mount, ownPath);
+  } catch {
+    return null;
+  }
 }
 
 function v2Parent(mount: MountInfo, ownPath: string): string {
@@ -178,6 +195,11 @@ function retryDelayMs(round: number): number {
   return Math.min(20, 2 ** round);
 }
 
+/** Every directory a run cgroup is made in (one per hierarchy). */
+function runCgroupParents(host: CgroupHost): string[] {
+  return [...Object.values(host.parents), ...(host.cpuacct ? [host.cpuacct] : [])];
+}
+
 /** Run cgroups are named with this prefix; the stale sweep touches nothing else. */
 export const RUN_CGROUP_PREFIX = 'physvec-';
 
@@ -195,7 +217,7 @@ export class RunCgroup {
 
   private constructor(readonly host: CgroupHost, runId: string) {
     this.name = `${RUN_CGROUP_PREFIX}${runId}`;
-    this.dirs = [...new Set(Object.values(host.parents).map((p) => path.join(p, this.name)))];
+    this.dirs = [...new Set(runCgroupParents(host).map((p) => path.join(p, this.name)))];
   }
 
   static create(host: CgroupHost, runId: string, limits: CgroupLimits): RunCgroup {
@@ -240,6 +262,17 @@ export class RunCgroup {
   joinArgv(argv: string[]): string[] {
     const script = 'while [ "$1" != -- ]; do echo $$ > "$1" || { echo "physvec sandbox: could not join the run cgroup $1" >&2; exit 125; }; shift; done; shift; exec "$@"';
     return ['/bin/sh', '-c', script, 'physvec-join-cgroup', ...this.procsFiles, '--', ...argv];
+  }
+
+  /** CPU time all the run's processes used so far (ms; exited ones included), or null where the host does not count it per cgroup. */
+  cpuUsageMs(): number | null {
+    if (this.host.version === 1) {
+      if (!this.host.cpuacct) return null;
+      const text = readOr(path.join(this.host.cpuacct, this.name, 'cpuacct.usage'), '').trim();
+      return /^\d+$/.test(text) ? Number(text) / 1e6 : null;
+    }
+    const usec = /^usage_usec\s+(\d+)/m.exec(readOr(path.join(this.dir('memory'), 'cpu.stat'), ''))?.[1];
+    return usec === undefined ? null : Number(usec) / 1000;
   }
 
   /** Kills by the OOM killer inside this cgroup so far. */
@@ -348,7 +381,7 @@ const UNKNOWN_OWNER_STALE_MS = 3600_000;
 export function removeStaleCgroups(host: CgroupHost, active: ReadonlySet<string>, now = Date.now()): string[] {
   const removed: string[] = [];
   const present = new Set<string>();
-  for (const parent of new Set(Object.values(host.parents))) {
+  for (const parent of new Set(runCgroupParents(host))) {
     let names: string[];
     try {
       names = readdirSync(parent, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name.startsWith(RUN_CGROUP_PREFIX)).map((e) => e.name);

@@ -1,5 +1,5 @@
 // The sandbox's public surface.
-export { runSandboxed, parseSandboxRequest, newRunId, SandboxCancelledError, type RunSandboxOptions } from './run.js';
+export { runSandboxed, parseSandboxRequest, newRunId, SandboxCancelledError, SandboxWallGuardError, type RunSandboxOptions } from './run.js';
 export { HostDisk, HostDiskFullError, hostDiskFor, describeShortage, type FreeSpaceProbe } from './host-disk.js';
 export { probeIsolation, type IsolationProbe } from './probe.js';
 export { planIsolation, isolationModeFromEnv, type IsolationMode, type IsolationPlan } from './plan.js';

@@ -53,3 +53,14 @@ export function prlimitArgs(prlimit: string, limits: Limits): string[] {
 export function tmpfsBytes(limits: Limits): number {
   return Math.min(1024, Math.max(64, Math.floor(limits.memoryMb / 2))) * MiB;
 }
+
+const MINUTE_MS = 60_000;
+
+/**
+ * The wall-clock guard of a run whose CPU limit is `timeoutMs`: by default the larger of 3× the
+ * limit and the limit + 30 min (a run at 1/3 of a core still finishes; a short run still survives
+ * half an hour of a saturated host), at most 72 h. Its expiry is the host's fault, not the script's.
+ */
+export function wallGuardMs(req: Pick<SandboxRequest, 'timeoutMs' | 'wallGuardMs'>): number {
+  return req.wallGuardMs ?? Math.min(72 * 60 * MINUTE_MS, Math.max(3 * req.timeoutMs, req.timeoutMs + 30 * MINUTE_MS));
+}

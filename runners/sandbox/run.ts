@@ -11,7 +11,7 @@
 // is run without and reported in `result.isolation`; the wall-clock timeout, the environment
 // allow-list and bounded output capture always apply. Cleanup never throws past the result. A run
 // that failed because the host's disk is full is no result at all: HostDiskFullError (host-disk.ts).
-import { constants as osConstants } from 'node:os';
+import os, { constants as osConstants } from 'node:os';
 import { ArtifactStore, artifactStore } from '../../lib/artifacts/store.js';
 import { badInputFromZod } from '../../lib/errors.js';
 import {
@@ -27,14 +27,17 @@ import type { ResolvedRunner } from '../languages/profile.js';
 import { retryLeftCgroups, sweepStaleCgroupsOnce } from './cgroup.js';
 import { spawnChain, type ChainProcess } from './chain.js';
 import { collectProducedFiles } from './collect.js';
+import { RunCpuMeter } from './cpu-time.js';
 import { buildLaunch, type Launch } from './launch.js';
 import { hostDiskFor, type HostDisk } from './host-disk.js';
 import { HeadTailCapture } from './output-capture.js';
+import { wallGuardMs } from './limits.js';
 import { isolationModeFromEnv, planIsolation, protectionsInForce, type IsolationMode } from './plan.js';
 import { probeIsolation, type IsolationProbe } from './probe.js';
 import { PhaseClock, type Phases } from './phase-clock.js';
 import { prestart } from './prestart.js';
 import { killRun } from './process-tree.js';
+import { INTERRUPT_GRACE_MS, interruptScript } from './interrupt.js';
 import { capInRunCgroup, giveToRunUid, holdRun, releaseHold, type RunHold } from './run-hold.js';
 import { activeRuns } from './run-resources.js';
 import { chooseStart, coldAfterFailedWarm, profileOf, reportedStart, takePrestartedFor, traceStart, zygoteOf, type StartPath } from './start-path.js';
@@ -74,6 +77,21 @@ export class SandboxCancelledError extends Error {
     super(`sandbox run ${result.runId} was cancelled after ${Math.round(result.durationMs)} ms and its processes were killed`);
   }
 }
+
+/**
+ * The run's wall-clock guard expired: the host did not let it finish within a generous multiple of
+ * its CPU limit (limits.ts). An infrastructure fault, never the script's: the activity retries it
+ * and no verdict sees it.
+ */
+export class SandboxWallGuardError extends Error {
+  override name = 'SandboxWallGuardError';
+  constructor(readonly result: SandboxResult) {
+    const u = result.usage;
+    super(`sandbox run ${result.label ?? result.runId} was stopped by its wall-clock guard after ${Math.round(result.durationMs / 1000)} s wall with ${Math.round((u.cpuMs ?? 0) / 1000)} s of its ${Math.round(result.limits.timeoutMs / 1000)} s CPU limit used, at load ${u.load1 ?? '?'}: the host did not give it the time, not the script's fault; it is retried`);
+  }
+}
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
 
 const TAIL_BYTES = 6 * 1024;
 const RESULT_BUDGET_BYTES = 15 * 1024;
@@ -141,6 +159,7 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
     const result = await resultOf(req, hold, start, launch, outcome, store, clock);
     traceStart(start);
     if (outcome.killedReason === 'cancelled') throw new SandboxCancelledError(result, opts.signal?.reason);
+    if (outcome.killedReason === 'wall-guard') throw new SandboxWallGuardError(result);
     // Judged before the work dir goes: what the run wrote still takes its space.
     const hostFull = await hostDisk.afterRun(result, hold.workDir);
     if (hostFull) throw hostFull;
@@ -170,6 +189,8 @@ async function resultOf(req: SandboxRequest, hold: RunHold, start: StartPath, la
     storeStream(store, outcome.stderr, `${runId}.stderr.txt`),
   ]);
   const cancelled = outcome.killedReason === 'cancelled';
+  // The wall-clock guard is no result of the script's: runSandboxed throws before it gets here.
+  const killedReason = outcome.killedReason === 'wall-guard' ? null : outcome.killedReason;
   clock.mark('store stdout/stderr');
   const collected = cancelled
     ? { files: [], skipped: [] }
@@ -182,9 +203,9 @@ async function resultOf(req: SandboxRequest, hold: RunHold, start: StartPath, la
     language: req.language,
     exitCode: outcome.exitCode,
     signal,
-    timedOut: outcome.killedReason === 'timeout',
-    killedReason: outcome.killedReason,
-    ok: outcome.exitCode === 0 && outcome.killedReason === null,
+    timedOut: killedReason === 'timeout' || killedReason === 'idle',
+    killedReason,
+    ok: outcome.exitCode === 0 && killedReason === null,
     durationMs: outcome.durationMs,
     stdoutTail: outcome.stdout.tailText(TAIL_BYTES),
     stderrTail: outcome.stderr.tailText(TAIL_BYTES),
@@ -197,8 +218,8 @@ async function resultOf(req: SandboxRequest, hold: RunHold, start: StartPath, la
     // A chain started ahead of its run is reported as the run would have started it (with the script's argv after the holder).
     command: launch.argv,
     envNames: Object.keys(launch.env).sort(),
-    limits: { timeoutMs: req.timeoutMs, memoryMb: req.memoryMb, cpuSeconds: req.cpuSeconds ?? null, maxProcesses: req.maxProcesses, diskMb: req.diskMb, maxFiles: req.maxFiles },
-    usage: { memoryPeakBytes: outcome.memoryPeakBytes, diskPeakBytes: outcome.diskPeakBytes, filesPeak: outcome.filesPeak },
+    limits: { timeoutMs: req.timeoutMs, wallGuardMs: wallGuardMs(req), memoryMb: req.memoryMb, cpuSeconds: req.cpuSeconds ?? null, maxProcesses: req.maxProcesses, diskMb: req.diskMb, maxFiles: req.maxFiles },
+    usage: { memoryPeakBytes: outcome.memoryPeakBytes, diskPeakBytes: outcome.diskPeakBytes, filesPeak: outcome.filesPeak, cpuMs: outcome.cpuMs, load1: round1(outcome.load1) },
     ...(keepWorkDirs() ? { workDir } : {}),
   };
   fitResultToPayload(result);
@@ -218,13 +239,19 @@ async function storeStream(store: ArtifactStore, capture: HeadTailCapture, name:
   return { ref, totalBytes: capture.totalBytes, truncated: capture.truncated };
 }
 
+/** Why the sandbox ended a run: a reason the result reports, or the wall-clock guard (no result: SandboxWallGuardError). */
+type KillCause = Exclude<KilledReason, null> | 'wall-guard';
+
 interface Outcome {
   memoryPeakBytes: number | null;
+  /** The run's own CPU time (ms), and the host's 1-minute load at its kill (else at its end). */
+  cpuMs: number;
+  load1: number;
   diskPeakBytes: number | null;
   filesPeak: number | null;
   exitCode: number | null;
   signal: string | null;
-  killedReason: KilledReason;
+  killedReason: KillCause | null;
   durationMs: number;
   stdout: HeadTailCapture;
   stderr: HeadTailCapture;
@@ -240,12 +267,27 @@ async function execute(launch: Launch, req: SandboxRequest, hold: RunHold, start
   const started = performance.now();
   const chain: ChainProcess = start.path === 'pre-started' ? start.pre.chain : spawnChain(launch, workDir);
   const child = chain.child;
-  let killedReason: KilledReason = null;
+  let killedReason: KillCause | null = null;
+  let loadAtKill: number | null = null;
   let killing: Promise<void> | undefined;
   let exited = false;
-  const kill = (reason: Exclude<KilledReason, null>) => {
-    if (killedReason === null) killedReason = reason;
+  let interrupted: NodeJS.Timeout | null = null;
+  const hardKill = () => {
     if (child.pid !== undefined && !exited) killing ??= killRun(child.pid, launch.uid, launch.cgroup);
+  };
+  const kill = (reason: KillCause) => {
+    if (killedReason === null) {
+      killedReason = reason;
+      loadAtKill = os.loadavg()[0]!;
+      // Stopped for time: the script first gets to print where it was (interrupt.ts).
+      if ((reason === 'timeout' || reason === 'idle') && child.pid !== undefined && !exited && interruptScript(child.pid, launch.cgroup) > 0) {
+        interrupted = setTimeout(hardKill, INTERRUPT_GRACE_MS);
+        return;
+      }
+    }
+    // Repeated breaches while an interrupted script prints its traceback wait for the grace to end.
+    if (interrupted !== null && (reason === 'timeout' || reason === 'idle')) return;
+    hardKill();
   };
   let warmFailed: string | null = null;
   if (start.path !== 'cold') {
@@ -255,8 +297,9 @@ async function execute(launch: Launch, req: SandboxRequest, hold: RunHold, start
     };
     handOverToWarmRun(start, { req, runId, workDir, launch, chain, stderr, abandon, clock });
   }
+  const cpu = new RunCpuMeter(launch.cgroup, () => child.pid);
   const watchdog = new RunWatchdog(
-    { cgroup: launch.cgroup, du: launch.plan.du, workDir, diskBytes: req.diskMb * MiB, maxFiles: req.maxFiles },
+    { cgroup: launch.cgroup, du: launch.plan.du, workDir, diskBytes: req.diskMb * MiB, maxFiles: req.maxFiles, cpu, cpuLimitMs: req.timeoutMs },
     (breach) => kill(breach),
   );
   watchdog.start();
@@ -270,7 +313,8 @@ async function execute(launch: Launch, req: SandboxRequest, hold: RunHold, start
     if (stdout.totalBytes + stderr.totalBytes > killAfter) kill('output-limit');
   });
 
-  const timeout = setTimeout(() => kill('timeout'), req.timeoutMs);
+  // The time limit is on the run's CPU (the watchdog); the wall clock only guards against a run the host never lets finish.
+  const timeout = setTimeout(() => kill('wall-guard'), wallGuardMs(req));
   heartbeat.countOutput(stdout, stderr);
   heartbeat.enter('running');
   const onAbort = () => kill('cancelled');
@@ -288,6 +332,7 @@ async function execute(launch: Launch, req: SandboxRequest, hold: RunHold, start
     clock.mark('straggler sweep');
     // A breach between the last tick and the exit still counts: the run went past its limit.
     await watchdog.stop();
+    cpu.sample();
     if (killedReason === null && watchdog.memoryBreached()) killedReason = 'memory';
     clock.mark('last disk/memory check');
     await Promise.race([chain.closed, new Promise((r) => setTimeout(r, PIPE_GRACE_MS))]);
@@ -302,6 +347,8 @@ async function execute(launch: Launch, req: SandboxRequest, hold: RunHold, start
       stdout,
       stderr,
       memoryPeakBytes: launch.cgroup?.memoryPeak() ?? null,
+      cpuMs: Math.round(cpu.usedMs),
+      load1: loadAtKill ?? os.loadavg()[0]!,
       diskPeakBytes: watchdog.diskPeakBytes,
       filesPeak: watchdog.filesPeak,
       warmFailed: killedReason === null ? warmFailed : null,
@@ -312,6 +359,7 @@ async function execute(launch: Launch, req: SandboxRequest, hold: RunHold, start
   } finally {
     await watchdog.stop().catch(() => undefined);
     clearTimeout(timeout);
+    if (interrupted) clearTimeout(interrupted);
     opts.signal?.removeEventListener('abort', onAbort);
   }
 }

@@ -4,11 +4,14 @@
 // killed, `killed: disk`), and the entries in it (past the cap, `killed: files`: a script making
 // millions of empty files takes no disk, yet its collection and removal would keep the worker busy
 // for long after it ended). Each tick is cheap: one small cgroup file read and at most one
-// measurement (a du of the bytes and one of the entries, side by side) in flight.
+// measurement (a du of the bytes and one of the entries, side by side) in flight. It also holds the
+// run to its time limit, on the run's own CPU time (`timeout`), and ends a run that leaves the CPU
+// the host offers it unused for as long as that limit (`idle`): see cpu-time.ts.
 import type { RunCgroup } from './cgroup.js';
+import type { RunCpuMeter } from './cpu-time.js';
 import { diskUsageBytes, entryCount, smallTreeUsage } from './disk-usage.js';
 
-export type LimitBreach = 'memory' | 'disk' | 'files';
+export type LimitBreach = 'memory' | 'disk' | 'files' | 'timeout' | 'idle';
 
 export interface WatchTargets {
   cgroup: RunCgroup | null;
@@ -18,6 +21,9 @@ export interface WatchTargets {
   diskBytes: number;
   /** Entries the work dir may hold (files, dirs, links, at any depth). */
   maxFiles: number;
+  /** The run's CPU time, and its limit (ms). */
+  cpu: Pick<RunCpuMeter, 'sample' | 'usedMs' | 'unusedOfferedMs'>;
+  cpuLimitMs: number;
 }
 
 export const WATCH_INTERVAL_MS = 250;
@@ -40,7 +46,16 @@ export class RunWatchdog {
     return (this.targets.cgroup?.oomKills() ?? 0) > 0;
   }
 
+  /** Reads the run's CPU time; past the limit (or stalled that long on an idle host) it reports the breach. */
+  checkCpu(): void {
+    const { cpu, cpuLimitMs } = this.targets;
+    cpu.sample();
+    if (cpu.usedMs >= cpuLimitMs) this.onBreach('timeout');
+    else if (cpu.unusedOfferedMs >= cpuLimitMs) this.onBreach('idle');
+  }
+
   private tick(): void {
+    this.checkCpu();
     const cg = this.targets.cgroup;
     if (cg) {
       cg.sampleMemory();

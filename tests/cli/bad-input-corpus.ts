@@ -144,6 +144,7 @@ export async function buildCorpus(ctx: CorpusContext): Promise<Case[]> {
   withConfig(await configVariant('budget', (c) => (c.budget.maxUsd = -1)), 'budget.maxUsd is negative', /budget\.json: budget\.maxUsd/);
   withConfig(await configVariant('kind', (c) => (c.llm.providers.openai.kind = 'soap')), 'a provider of unknown kind', /kind\.json: llm\.providers\.openai/);
   withConfig(await configVariant('cassette', (c) => (c.llm.defaultModel = 'scripted:no-such-cassette')), 'llm.defaultModel is a missing cassette', /cassette\.json: llm\.defaultModel "scripted:no-such-cassette": cassette .* does not exist/);
+  withConfig(await configVariant('runtimeout', (c) => (c.sandbox = { runTimeoutSeconds: -5 })), 'sandbox.runTimeoutSeconds negative', /runtimeout\.json: sandbox\.runTimeoutSeconds/);
   withConfig(await configVariant('array', (c) => (c.llm = [])), 'llm section is an array', /array\.json: llm/);
   withConfig(await configVariant('bench', (c) => (c.llm.defaultModel = 'acme:big')), 'bench run with that config', /bench\.json: llm\.defaultModel: unknown provider/, ['bench', 'run', '--tasks', 'dimer_pipeline', '--no-wait']);
 
@@ -155,6 +156,9 @@ export async function buildCorpus(ctx: CorpusContext): Promise<Case[]> {
   flag('--budget-usd -3', reproduce(TEZUKA, '--budget-usd', '-3'), /--budget-usd "-3": expected a number > 0/);
   flag('--budget-usd lots', reproduce(TEZUKA, '--budget-usd', 'lots'), /--budget-usd "lots": expected a number/);
   flag('--budget-tokens 1.5', reproduce(TEZUKA, '--budget-tokens', '1.5'), /--budget-tokens "1\.5": expected a whole number/);
+  flag('--run-timeout 0', reproduce(TEZUKA, '--run-timeout', '0'), /--run-timeout "0": expected a number > 0/);
+  flag('--run-timeout soon', reproduce(TEZUKA, '--run-timeout', 'soon'), /--run-timeout "soon": expected a number/);
+  flag('--run-timeout 2.5', reproduce(TEZUKA, '--run-timeout', '2.5'), /--run-timeout "2\.5": expected a whole number/);
   flag('--pause-after lunch', reproduce(TEZUKA, '--pause-after', 'lunch'), /--pause-after "lunch": expected one of author, programming/);
   flag('reproduce --workers some', reproduce(TEZUKA, '--workers', 'some'), /--workers "some": expected one of auto, in-process, external/);
   flag('--model acme:big', reproduce(TEZUKA, '--model', 'acme:big'), /--model: unknown provider "acme" .*known: scripted/);

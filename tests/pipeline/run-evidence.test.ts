@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { digestRun, killedDescription } from '../../activities/pipeline/run-job.js';
+import { jobTimeoutMs } from '../../activities/pipeline/job-limits.js';
 import { checkFullSize } from '../../lib/tasks/size-check.js';
 import { applyTaskSize } from '../../lib/tasks/full-size.js';
 import { mkdtempSync } from 'node:fs';
@@ -27,6 +28,24 @@ test('a killed run says why, with its limit', () => {
   assert.equal(digestRun('ok', { exitCode: 0, timedOut: false, killedReason: null, durationMs: 1, stdoutTail: '', stderrTail: '', files: [] } as never).killed, undefined);
   const skipped = digestRun('full', { exitCode: 0, timedOut: false, killedReason: null, durationMs: 1, stdoutTail: '', stderrTail: '', files: [], checkpointSkipped: '300 files, more than the 64 allowed' } as never);
   assert.equal(skipped.checkpointSkipped, '300 files, more than the 64 allowed', 'a checkpoint breach reaches the digest the report shows');
+});
+
+test('a run killed at its CPU limit says so with CPU, wall and load; memory, disk and files kills name their limits', () => {
+  const limits = { timeoutMs: 300_000, memoryMb: 3072, cpuSeconds: null, maxProcesses: 256, diskMb: 4096, maxFiles: 100_000 };
+  const killed = { exitCode: null, timedOut: true, killedReason: 'timeout', durationMs: 640_400, stdoutTail: '', stderrTail: 'TeNPy warning', files: [], limits, usage: { memoryPeakBytes: null, diskPeakBytes: null, cpuMs: 312_200, load1: 41 } };
+  assert.equal(digestRun('full', killed as never, { kind: 'full' }, 300_000).killed, 'full script run exceeded its 300 s CPU limit after 312 s CPU, 640 s wall at load 41');
+  assert.equal(killedDescription({ timedOut: false, killedReason: 'memory', limits, usage: { memoryPeakBytes: 3221225472, diskPeakBytes: null } }), "killed: out of memory (the run's memory limit of 3072 MB, peak 3072 MB)");
+  assert.equal(killedDescription({ timedOut: false, killedReason: 'disk', limits, usage: { memoryPeakBytes: null, diskPeakBytes: null } }), "killed: the run's disk limit of 4096 MB was reached");
+  assert.equal(killedDescription({ timedOut: false, killedReason: 'files', limits, usage: { memoryPeakBytes: null, diskPeakBytes: null } }), "killed: it created more files and directories than the run's file limit of 100000");
+});
+
+test('each kind of job gets a CPU limit proportionate to it: a unit test a tenth of the script\'s, at least 10 s', () => {
+  assert.equal(jobTimeoutMs({ kind: 'unit', function: 'f' }, 300_000), 30_000);
+  assert.equal(jobTimeoutMs({ kind: 'unit', function: 'f' }, 60_000), 10_000);
+  assert.equal(jobTimeoutMs({ kind: 'unit', function: 'f' }, 5_000), 5_000, 'never more than the script\'s own');
+  for (const purpose of [{ kind: 'full' }, { kind: 'assertion', case: 'limiting:0' }, { kind: 'convergence', case: 'convergence:0', value: 64 }, { kind: 'level', runFunction: 'run_x', level: 1, totalLevels: 2, introduces: ['a'] }] as const) {
+    assert.equal(jobTimeoutMs(purpose as never, 300_000), 300_000, purpose.kind);
+  }
 });
 
 test('a full-size run whose script has only the scaled values is flagged', () => {

@@ -48,7 +48,8 @@ describe('sandbox against hostile scripts', () => {
     assert.equal(result.killedReason, 'timeout');
     assert.equal(result.ok, false);
     assert.match(result.stdoutTail, /started/);
-    assert.ok(Date.now() - started < 20_000, 'the kill is prompt');
+    // The limit is the run's own CPU time: prompt means soon after 6 s of it, however busy the host is.
+    assert.ok((result.usage.cpuMs ?? Infinity) < 6_000 + 3_000, `the kill is prompt: ${result.usage.cpuMs} ms CPU, ${Date.now() - started} ms wall`);
     assert.ok(seen.length >= 5, `saw ${seen.length} marked processes while running`);
     const survivors = pidsWithMarker(marker);
     assert.deepEqual(survivors, [], `processes survived the timeout: ${survivors.join(', ')}`);

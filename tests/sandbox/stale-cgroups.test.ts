@@ -54,7 +54,8 @@ describe('stale run cgroups', () => {
     const own = Object.fromEntries(Object.entries(real.parents).map(([c, p]) => [c, path.join(p, `physvec-sweeptest-${process.pid}`)])) as CgroupHost['parents'];
     parents = [...new Set(Object.values(own))];
     for (const p of parents) mkdirSync(p);
-    host = { ...real, parents: own };
+    // Only the test's own parents: the real cpuacct parent holds other workers' run cgroups.
+    host = { version: real.version, memsw: real.memsw, parents: own };
   });
   after(() => {
     for (const p of parents) if (existsSync(p)) rmdirSync(p);

@@ -21,7 +21,8 @@ export interface ReproductionProgress {
   substitution?: string;
   unit: { function: string; judge: string }[];
   integration: { runFunction: string; correctRatio: number; failedLevel: number | null }[];
-  programmingHistory: { iteration: number; unitAccuracy: number; integrationAccuracy: number; executable: boolean }[];
+  /** `fullRunFailure`: why the full run failed, first line (e.g. "full script run exceeded its 300 s CPU limit after …"). */
+  programmingHistory: { iteration: number; unitAccuracy: number; integrationAccuracy: number; executable: boolean; fullRunFailure?: string }[];
   rubric?: { gradeMean: number | null; failed: number; available: boolean };
   assertions: { case: string; judge: string }[];
   convergence: { case: string; values: unknown[]; converged: boolean }[];

@@ -40,5 +40,7 @@ export async function programmingVerifier(env: StageEnv, progress: ReproductionP
 function showReport(progress: ReproductionProgress, report: ProgrammingReport): void {
   progress.unit = report.judge_result.map((u) => ({ function: u.function, judge: u.judge }));
   progress.integration = report.run_functions.map((r) => ({ runFunction: r.run_function, correctRatio: r.correct_ratio, failedLevel: r.failed_level }));
-  progress.programmingHistory.push({ iteration: report.iteration, unitAccuracy: report.unitAccuracy, integrationAccuracy: report.integrationAccuracy, executable: report.executable });
+  // Query state only (no command changes): the status and the live view say why the full run failed.
+  const fullRunFailure = report.executable ? undefined : report.fullRunError?.split('\n').find((l) => l.trim());
+  progress.programmingHistory.push({ iteration: report.iteration, unitAccuracy: report.unitAccuracy, integrationAccuracy: report.integrationAccuracy, executable: report.executable, ...(fullRunFailure ? { fullRunFailure } : {}) });
 }
