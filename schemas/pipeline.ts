@@ -77,6 +77,8 @@ export const TaskContext = z.object({
   backgroundRef: ArtifactRef.optional(),
   backgroundNames: z.array(z.string()).default([]),
   /** A `--size full` run: the scaled parameters and the full values the request asked for (absent otherwise). */
+  /** Values the article itself states although a truth has them (data/papers/published-values.json): the leak guard lets them through. */
+  publishedValues: z.array(z.object({ value: z.number(), source: z.string() })).optional(),
   fullSize: z.object({ parameters: z.array(z.object({ name: z.string(), full: z.unknown(), used: z.unknown() })) }).optional(),
 });
 export type TaskContext = z.infer<typeof TaskContext>;
