@@ -60,7 +60,7 @@ export function createPipelineActivities(deps: PipelineDeps) {
     },
     buildUnitJobs: (input: Parameters<typeof buildUnitJobs>[1]) => buildUnitJobs(store, input),
     buildLevelJobs: (input: { summary: ScriptSummary }) => buildLevelJobs(store, input),
-    fullScriptJob: (input: { summary: ScriptSummary }) => fullScriptJob(store, input),
+    fullScriptJob: (input: { summary: ScriptSummary; recordCalls?: boolean }) => fullScriptJob(store, input),
     judgeProgramming: (input: Parameters<typeof judgeProgramming>[1]) => judgeProgramming(store, input),
     applyRepair: (input: Parameters<typeof applyRepair>[1]) => applyRepair(store, input),
     buildVariantJobs: (input: Parameters<typeof buildVariantJobs>[1]) => buildVariantJobs(store, input),

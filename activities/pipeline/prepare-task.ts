@@ -107,6 +107,9 @@ export async function prepareTask(store: ArtifactStore, input: PrepareInput, ava
     convergenceCases,
     backgroundNames: [],
     ...(sourceFile && !loaded.source.found ? { publishedValues: publishedValues(sourceFile) } : {}),
+    ...(Object.keys(scaled?.parameters ?? {}).length
+      ? { sizeAsked: { size: sized.note ? ('full' as const) : ('scaled' as const), parameters: Object.entries(scaled!.parameters).map(([name, p]) => ({ name, full: p.full, used: p.used })) } }
+      : {}),
     ...(sized.note ? { fullSize: { parameters: Object.entries(scaled?.parameters ?? {}).map(([name, p]) => ({ name, full: p.full, used: p.used })) } } : {}),
   };
 }

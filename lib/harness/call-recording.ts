@@ -7,7 +7,6 @@
 import type { ScriptStructure } from '../../schemas/script-structure.js';
 import { CALLS_FILE } from '../../schemas/script-markers.js';
 
-export { CALLS_FILE };
 
 /** The recording line for `names` (Python); a guard keeps it silent where physvec_runtime is absent. */
 function recordingLine(names: string[]): string {
