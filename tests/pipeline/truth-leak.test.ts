@@ -34,15 +34,6 @@ const store = new ArtifactStore(mkdtempSync(path.join(os.tmpdir(), 'physvec-leak
 // planSubstitution takes profile names as well as detection results: every profile counts as installed here.
 const pipeline = createPipelineActivities({ store, toolchains: async () => PROFILES as unknown as ToolchainStatus[] });
 
-async function promptText(messages: LlmMessage[]): Promise<string> {
-  const parts: string[] = [];
-  for (const m of messages) {
-    if (typeof m.content === 'string') parts.push(m.content);
-    else for (const c of m.content) parts.push('text' in c && c.text !== undefined ? c.text : 'artifact' in c && c.artifact ? await store.getText(c.artifact) : '');
-  }
-  return parts.join('\n');
-}
-
 /** Every script-writing prompt of a task, as the pipeline builds it (model answers stand in as neutral text). */
 async function scriptWritingPrompts(ctx: TaskContext): Promise<{ role: string; messages: LlmMessage[] }[]> {
   const script = await store.put('def main():\n    pass\n', { name: 'main.py' });

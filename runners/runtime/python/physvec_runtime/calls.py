@@ -73,7 +73,7 @@ def _wrap(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
                 pass
         return out
 
-    setattr(wrapper, "_physvec_recorded", True)
+    wrapper.__dict__["_physvec_recorded"] = True
     return wrapper
 
 
