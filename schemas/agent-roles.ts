@@ -10,6 +10,13 @@ export const PipelineRole = z.enum([
 ]);
 export type PipelineRole = z.infer<typeof PipelineRole>;
 
+/**
+ * The roles whose prompts must never carry a truth: they write or edit code that the truths then
+ * check (the script, its unit tests, the assertion variants, the convergence schedules). The
+ * rubric graders read no truth anyway; the assertion judge is the one role shown truths, by design.
+ */
+export const SCRIPT_WRITING_ROLES: readonly string[] = ['author', 'coder', 'unit-test-writer', 'repairer', 'assertion-writer', 'convergence-writer', 'react-repairer'];
+
 /** Every role a workflow asks a model: the pipeline's, then the ReAct baselines' own repairer. */
 export const AgentRole = z.enum([...PipelineRole.options, 'react-repairer']);
 export type AgentRole = z.infer<typeof AgentRole>;

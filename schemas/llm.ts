@@ -52,6 +52,19 @@ export const LlmBudget = z.object({
 });
 export type LlmBudget = z.infer<typeof LlmBudget>;
 
+/**
+ * The truths a prompt to a script-writing role must not carry (activities/llm/truth-guard.ts): every
+ * limiting-case and scientific-result truth of the task, what the task states itself (exempt values),
+ * the article's TeX when it is the source (its values are the article's) and the allow-listed published values.
+ */
+export const TruthGuard = z.object({
+  cases: z.array(z.object({ id: z.string(), truth: z.string(), content: z.string().optional() })),
+  request: z.string().optional(),
+  articleRef: ArtifactRef.optional(),
+  allowed: z.array(z.object({ value: z.number(), source: z.string() })).default([]),
+});
+export type TruthGuard = z.infer<typeof TruthGuard>;
+
 export const LlmRequest = z.object({
   key: LlmCallKey,
   model: ModelId,
@@ -62,6 +75,8 @@ export const LlmRequest = z.object({
   /** Name of a schema in schemas/llm-outputs.ts; the answer is then parsed and validated against it. */
   outputSchema: z.string().optional(),
   budget: LlmBudget.optional(),
+  /** Present for the roles that write scripts: the prompt is checked against these truths before it is sent. */
+  truthGuard: TruthGuard.optional(),
 });
 export type LlmRequest = z.infer<typeof LlmRequest>;
 

@@ -77,6 +77,10 @@ export const TaskContext = z.object({
   backgroundRef: ArtifactRef.optional(),
   backgroundNames: z.array(z.string()).default([]),
   /** A `--size full` run: the scaled parameters and the full values the request asked for (absent otherwise). */
+  /** Values the article itself states although a truth has them (data/papers/published-values.json): the leak guard lets them through. */
+  publishedValues: z.array(z.object({ value: z.number(), source: z.string() })).optional(),
+  /** The size the request asked (`--size`) and the task's scaled parameters (full and scaled values): the report compares what the final run used. */
+  sizeAsked: z.object({ size: z.enum(['scaled', 'full']), parameters: z.array(z.object({ name: z.string(), full: z.unknown(), used: z.unknown() })) }).optional(),
   fullSize: z.object({ parameters: z.array(z.object({ name: z.string(), full: z.unknown(), used: z.unknown() })) }).optional(),
 });
 export type TaskContext = z.infer<typeof TaskContext>;

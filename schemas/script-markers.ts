@@ -7,6 +7,8 @@ export const RESULT_MARKER = 'PHYSVEC_RESULT';
 export const LEVEL_OK_MARKER = 'PHYSVEC_LEVEL_OK';
 /** Environment variable a convergence variant reads its knob value from. */
 export const PARAM_ENV = 'PHYSVEC_PARAM';
+/** Where the runtime's call recording (physvec_runtime/calls.py) writes each run's calls of the script's functions. */
+export const CALLS_FILE = 'physvec_calls.json';
 /** The figure a script's main writes (collected from the sandbox as the run's figure). */
 export const FIGURE_FILE = 'figure.png';
 

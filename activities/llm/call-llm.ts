@@ -22,6 +22,7 @@ import { LlmCallError, fatalWithoutUsage, isTransient, providerFailure, refusalF
 import { ExchangeRecorder } from './exchange-recorder.js';
 import { geminiSession } from './gemini.js';
 import { resolveMessages } from './messages.js';
+import { guardPrompt, TruthLeakBug } from './truth-guard.js';
 import { openAiSession } from './openai.js';
 import { scriptedLatencyMs, scriptedSession } from './scripted.js';
 import { ProviderCallError, type ChatSession, type ResolvedMessage, type SessionInit, type Turn } from './session.js';
@@ -133,6 +134,21 @@ export async function callLlm(deps: LlmDeps, input: LlmRequest): Promise<LlmResu
   }
 }
 
+async function guardedMessages(deps: LlmDeps, req: LlmRequest): Promise<LlmRequest['messages']> {
+  if (!req.truthGuard) return req.messages;
+  const who = `${req.key.role} (call ${callKeyString(req.key)})`;
+  try {
+    const g = await guardPrompt(req.messages, deps.store, req.truthGuard, who);
+    if (g.redacted.length) {
+      activityContext()?.log.warn(`truth guard: withheld ${g.redacted.length} truth value(s) from the prompt to ${who}: ${g.redacted.map((l) => `${l.file}: ${l.case} ${l.found}`).join('; ')}`);
+    }
+    return g.messages;
+  } catch (err) {
+    if (err instanceof TruthLeakBug) throw new LlmCallError(LLM_ERROR.fatal, err.message);
+    throw err;
+  }
+}
+
 function failureType(err: unknown): string {
   if (err instanceof LlmCallError) return err.type;
   if (err instanceof CassetteError) return LLM_ERROR.cassette;
@@ -169,8 +185,10 @@ async function converse(
   if (!req.messages.some((m) => m.role === 'user')) throw new LlmCallError(LLM_ERROR.fatal, 'callLlm: the request has no user message');
 
   let messages: ResolvedMessage[];
+  // Script-writing roles: no truth of the task may reach them (a claim sentence fails the call, a value is withheld).
+  const guarded = await guardedMessages(deps, req);
   try {
-    messages = await resolveMessages(req.messages, deps.store);
+    messages = await resolveMessages(guarded, deps.store);
   } catch (err) {
     throw new LlmCallError(LLM_ERROR.fatal, `callLlm: a message refers to an artifact that cannot be read: ${(err as Error).message}`);
   }

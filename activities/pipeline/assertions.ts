@@ -13,6 +13,7 @@ import { readAnswer, type AnswerRef } from './answers.js';
 import { extensionOf, loadStructure } from './script-summary.js';
 import { jobId, type JobPurpose } from '../../schemas/job-purpose.js';
 import { variantFailure, variantLines, type VariantLines } from '../../lib/harness/variant-verdict.js';
+import { withCallRecording } from '../../lib/harness/call-recording.js';
 
 /** One replacement `main` per case, as the assertion writer answers or as a reference folder holds them. */
 export type VariantMain = { case: string; main: string };
@@ -34,9 +35,11 @@ export async function buildVariantJobs(
   const problems: { case: string; problem: string }[] = [];
   const reach: VariantReach[] = [];
   const lines: VariantLines[] = [];
+  const recorded = [...structure.elementFunctions, ...structure.runFunctions].map((f) => f.name);
   for (const v of variants) {
     try {
-      const text = replaceMain(structure, v.main);
+      // The script's own functions record their calls (what they returned is the evidence that ranks suspects).
+      const text = withCallRecording(parseScript(replaceMain(structure, v.main), input.summary.language), recorded);
       const variant = parseScript(text, input.summary.language);
       reach.push({ case: v.case, main: v.main, calls: elementFunctionsReached(variant) });
       const changed = verifyElementFunctionsUnchanged(structure, variant);

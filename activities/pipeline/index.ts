@@ -11,6 +11,7 @@ import { asToolchainBusyFailure } from './toolchain-busy.js';
 import { buildUnitJobs, buildLevelJobs, fullScriptJob, judgeProgramming, backgroundFor } from './programming.js';
 import { applyRepair } from './repair.js';
 import { buildVariantJobs, checkAssertions, mergeQualitative } from './assertions.js';
+import { caseCalls } from './call-evidence.js';
 import { scoreRubric } from './rubric.js';
 import { buildConvergenceJob, convergenceStep } from './convergence.js';
 import { writeReport, type ReportInput } from './report.js';
@@ -60,12 +61,13 @@ export function createPipelineActivities(deps: PipelineDeps) {
     },
     buildUnitJobs: (input: Parameters<typeof buildUnitJobs>[1]) => buildUnitJobs(store, input),
     buildLevelJobs: (input: { summary: ScriptSummary; unsliced?: string[] }) => buildLevelJobs(store, input),
-    fullScriptJob: (input: { summary: ScriptSummary }) => fullScriptJob(store, input),
+    fullScriptJob: (input: { summary: ScriptSummary; recordCalls?: boolean }) => fullScriptJob(store, input),
     judgeProgramming: (input: Parameters<typeof judgeProgramming>[1]) => judgeProgramming(store, input),
     applyRepair: (input: Parameters<typeof applyRepair>[1]) => applyRepair(store, input),
     buildVariantJobs: (input: Parameters<typeof buildVariantJobs>[1]) => buildVariantJobs(store, input),
     async checkAssertions(input: Parameters<typeof checkAssertions>[0]) {
-      return checkAssertions(input);
+      // With the verdicts, what each variant's functions returned (their call recordings): the suspects' evidence.
+      return { ...checkAssertions(input), calls: await caseCalls(store, input.runs) };
     },
     mergeQualitative: (input: Parameters<typeof mergeQualitative>[1]) => mergeQualitative(store, input),
     scoreRubric: (input: Parameters<typeof scoreRubric>[1]) => scoreRubric(store, input),

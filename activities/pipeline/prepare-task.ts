@@ -13,6 +13,7 @@ import { findDemands } from '../../lib/toolchains/demands.js';
 import { adaptRubricLeaves } from '../../lib/toolchains/rubric-adaptation.js';
 import type { ToolchainStatus } from '../../schemas/toolchain.js';
 import { assertNoTruthLeak } from './truth-leak-check.js';
+import { publishedValues } from '../../lib/tasks/published-values.js';
 import { protocolForAuthor } from './protocol-source.js';
 
 const JULIA_PROFILES = new Set(['itensors']);
@@ -76,7 +77,7 @@ export async function prepareTask(store: ArtifactStore, input: PrepareInput, ava
   const limitingCases = cases(t.LimitingCases as { content: string; truth: string }[] | undefined, 'limiting');
   const scientificResults = applyTaskSize(input.size, scaled, '', cases(t.ScientificResults as { content: string; truth: string }[] | undefined, 'scientific')).cases;
   const convergenceCases = cases(t.ConvergenceCases as { content: string; parameter: string; criteria: string }[] | undefined, 'convergence');
-  // Before any agent is asked anything: no text a script writer reads may carry a limiting-case truth.
+  // Before any agent is asked anything: no text a script writer reads may carry a truth (limiting cases and scientific results).
   const sourceFile = loaded.source.found ? loaded.source.path : loaded.digest.path;
   assertNoTruthLeak({
     taskFile: loaded.file, request: finalRequest, figure: String(t.subplot_name ?? ''), limitingCases, scientificResults, convergenceCases,
@@ -105,6 +106,10 @@ export async function prepareTask(store: ArtifactStore, input: PrepareInput, ava
     scientificResults,
     convergenceCases,
     backgroundNames: [],
+    ...(sourceFile && !loaded.source.found ? { publishedValues: publishedValues(sourceFile) } : {}),
+    ...(Object.keys(scaled?.parameters ?? {}).length
+      ? { sizeAsked: { size: sized.note ? ('full' as const) : ('scaled' as const), parameters: Object.entries(scaled!.parameters).map(([name, p]) => ({ name, full: p.full, used: p.used })) } }
+      : {}),
     ...(sized.note ? { fullSize: { parameters: Object.entries(scaled?.parameters ?? {}).map(([name, p]) => ({ name, full: p.full, used: p.used })) } } : {}),
   };
 }

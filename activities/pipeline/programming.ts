@@ -17,6 +17,7 @@ import { selectBackground } from '../../lib/verifier-library/select.js';
 import { BadInputError } from '../../lib/errors.js';
 import { jobId, type JobPurpose } from '../../schemas/job-purpose.js';
 import { levelCompleted } from '../../schemas/script-markers.js';
+import { withCallRecording } from '../../lib/harness/call-recording.js';
 
 /**
  * Background functions of the verifier library offered to every unit harness: all categories, the
@@ -111,9 +112,14 @@ export async function buildLevelJobs(store: ArtifactStore, input: { summary: Scr
   return jobs;
 }
 
-export async function fullScriptJob(_store: ArtifactStore, input: { summary: ScriptSummary }): Promise<ScriptJob> {
+export async function fullScriptJob(store: ArtifactStore, input: { summary: ScriptSummary; recordCalls?: boolean }): Promise<ScriptJob> {
   const purpose: JobPurpose = { kind: 'full' };
-  return { id: jobId(purpose), purpose, file: `main.${extensionOf(input.summary.language)}`, ref: input.summary.scriptRef };
+  const file = `main.${extensionOf(input.summary.language)}`;
+  if (!input.recordCalls) return { id: jobId(purpose), purpose, file, ref: input.summary.scriptRef };
+  // The final run records the calls of the script's functions: the report lists the parameters it actually used.
+  const { structure } = await loadStructure(store, input.summary);
+  const text = withCallRecording(structure, [...structure.elementFunctions, ...structure.runFunctions].map((f) => f.name));
+  return { id: jobId(purpose), purpose, file, ref: text === structure.source ? input.summary.scriptRef : await store.put(text, { name: file }) };
 }
 
 /**

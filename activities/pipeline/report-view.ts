@@ -7,6 +7,7 @@ import type { ReportInput } from './report.js';
 import type { ProtocolReport } from './report-protocol.js';
 import type { ScorecardLeaf } from './report-scorecard.js';
 import type { LinkedFile } from './report-files.js';
+import type { ParameterUsed, SizeComparison } from '../../lib/tasks/size-used.js';
 
 export interface VerdictRow { stage: string; test: string; verdict: string; cls: string; evidence: string; href?: string }
 
@@ -25,6 +26,8 @@ interface ViewInput {
   finalScript?: string;
   links: { finalScript?: LinkedFile; authorScript?: LinkedFile; figure?: LinkedFile; programming: (LinkedFile | undefined)[]; rubric: (LinkedFile | undefined)[]; files: LinkedFile[]; missing: string[] };
   lostLine: string;
+  /** What the final run was called with (its call recording), and the asked parameters against it. */
+  ran: { parameters: ParameterUsed[] | null; size: { asked: 'scaled' | 'full'; parameters: SizeComparison[] } | null };
 }
 
 const verdictClass = (v: string) => (v === 'correct' || v === 'passed' || v === 'true' ? 'ok' : v === 'undetermined' ? 'warn' : 'bad');
@@ -70,6 +73,14 @@ function verdictRows(v: ViewInput): VerdictRow[] {
   return [...programming, ...scientific, ...convergence, ...final];
 }
 
+const shown = (values: unknown[]) => values.map((x) => JSON.stringify(x)).join(', ');
+
+function ranView(ran: ViewInput['ran']) {
+  if (!ran.parameters) return null;
+  const asked = (ran.size?.parameters ?? []).map((r) => ({ name: r.name, asked: JSON.stringify(r.asked), used: r.used.length ? shown(r.used) : '(no argument of that name)', verdict: r.verdict, cls: r.verdict === 'asked' ? 'ok' : r.verdict === 'not-recorded' ? 'warn' : 'bad' }));
+  return { size: ran.size?.asked ?? null, asked, others: ran.parameters.map((p) => ({ name: p.name, values: shown(p.values), functions: p.functions.join(', ') })) };
+}
+
 export function evidenceView(v: ViewInput) {
   const { input, ctx } = v;
   const t = input.progress.tokens;
@@ -101,6 +112,7 @@ export function evidenceView(v: ViewInput) {
       return { ...s, inputTokens: u?.inputTokens ?? 0, outputTokens: u?.outputTokens ?? 0, usd: (u?.costUsd ?? 0).toFixed(4), seconds: s.seconds.toFixed(1) };
     }),
     human: input.progress.human.map((h) => ({ ...h, at: new Date(h.at).toISOString() })),
+    ran: ranView(v.ran),
     scriptLines: v.finalScript === undefined ? null : v.finalScript.replace(/\n$/, '').split('\n'),
   };
 }

@@ -20,6 +20,8 @@ import { rubricScorecard } from './report-scorecard.js';
 import { ReportFolder, safeRelative, type LinkedFile } from './report-files.js';
 import { evidenceView } from './report-view.js';
 import { checkFullSize } from '../../lib/tasks/size-check.js';
+import { compareSize, parametersUsed, sizeWarning, type ParameterUsed, type SizeComparison } from '../../lib/tasks/size-used.js';
+import { readCalls } from './call-evidence.js';
 
 export interface ReportInput {
   workflowId: string;
@@ -99,6 +101,9 @@ export async function writeReport(store: ArtifactStore, input: ReportInput): Pro
   // A full-size run says what it ran: a script without the full-size values is a headline warning.
   const sizeCheck = ctx.fullSize && finalScript !== undefined ? checkFullSize(finalScript, ctx.fullSize.parameters) : undefined;
   if (sizeCheck?.warning) notices.unshift(sizeCheck.warning);
+  // What the final run was actually called with (its call recording), against what the request asked.
+  const ran = await ranWith(store, ctx, input.finalRun);
+  if (ran.warning) notices.unshift(ran.warning);
   const finalLink = input.finalScriptRef ? await folder.copy(input.finalScriptRef, `final.${ext}`, 'final script') : undefined;
   const authorLink = input.authorScriptRef ? await folder.copy(input.authorScriptRef, `artifacts/author-script.${ext}`, "the Author's first script") : undefined;
   const figure = input.finalRun?.files.find((f) => f.path === FIGURE_FILE);
@@ -136,6 +141,8 @@ export async function writeReport(store: ArtifactStore, input: ReportInput): Pro
     convergence: input.convergence,
     repairs: diffs,
     sizeCheck: sizeCheck ?? null,
+    parametersUsed: ran.parameters,
+    sizeUsed: ran.size,
     finalRun: input.finalRun ? { exitCode: input.finalRun.exitCode, ...(input.finalRun.killed ? { killed: input.finalRun.killed } : {}), ...(input.finalRun.checkpointSkipped ? { checkpointSkipped: input.finalRun.checkpointSkipped } : {}), durationMs: input.finalRun.durationMs, results: input.finalRun.results, files: input.finalRun.files.map((f) => ({ path: f.path, sha256: f.ref.sha256 })), missingProtections: input.finalRun.missingProtections } : null,
     tokens: input.progress.tokens,
     tokensByStage: input.progress.ledger.byStage,
@@ -150,6 +157,7 @@ export async function writeReport(store: ArtifactStore, input: ReportInput): Pro
     input, ctx, notices, protocol: protocol.view, ui, runId: run.runId, startedAt, endedAt, stageTimes, diffs, scorecards,
     finalScript, links: { finalScript: finalLink, authorScript: authorLink, figure: figureLink, programming: programmingLinks, rubric: rubricLinks, files: folder.files, missing: folder.missing },
     lostLine: lostLine(input.progress.tokens),
+    ran,
   }));
   const jsonPath = path.join(dir, 'report.json');
   const htmlPath = path.join(dir, 'report.html');
@@ -159,3 +167,14 @@ export async function writeReport(store: ArtifactStore, input: ReportInput): Pro
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The parameters the final run's functions were called with, and each asked parameter against them (null without a recording). */
+async function ranWith(store: ArtifactStore, ctx: TaskContext, run: ReportInput['finalRun']): Promise<{ parameters: ParameterUsed[] | null; size: { asked: 'scaled' | 'full'; parameters: SizeComparison[] } | null; warning?: string }> {
+  const calls = run ? await readCalls(store, run) : undefined;
+  if (!calls) return { parameters: null, size: null };
+  const parameters = parametersUsed(calls);
+  if (!ctx.sizeAsked) return { parameters, size: null };
+  const rows = compareSize(ctx.sizeAsked, parameters);
+  const warning = sizeWarning(ctx.sizeAsked.size, rows);
+  return { parameters, size: { asked: ctx.sizeAsked.size, parameters: rows }, ...(warning ? { warning } : {}) };
+}

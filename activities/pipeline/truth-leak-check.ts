@@ -1,9 +1,12 @@
 // The truth-leak guard at prepare: every text of the task that goes into a script writer's prompt
 // (the request, the figure name, the cases' statements, the convergence knobs, the article or our
-// digest of it) is checked against the LimitingCases truths before any agent is asked anything.
+// digest of it) is checked against every truth — LimitingCases and ScientificResults — before any
+// agent is asked anything. A leak here is in our own material (a task file, a digest): a hard error
+// that names the file. Values the article itself states are allowed by data/papers/published-values.json.
 import path from 'node:path';
 import { BadInputError } from '../../lib/errors.js';
 import { describeTruthLeaks, findTruthLeaks, type PromptMaterial, type TruthCase } from '../../lib/tasks/truth-leak.js';
+import { publishedValues } from '../../lib/tasks/published-values.js';
 import { repoRoot } from '../../lib/paths.js';
 
 export interface TaskPromptSources {
@@ -11,7 +14,7 @@ export interface TaskPromptSources {
   request: string;
   figure: string;
   limitingCases: { id: string; content: string; truth: string }[];
-  scientificResults: { id: string; content: string }[];
+  scientificResults: { id: string; content: string; truth?: string }[];
   convergenceCases: { id: string; content: string; parameter: string; criteria: string }[];
   /** What the author reads as the article: the TeX (`tex`) or our digest (`digest`). */
   source?: { file: string; text: string; kind: 'tex' | 'digest' };
@@ -35,9 +38,14 @@ export function promptMaterialOf(s: TaskPromptSources): PromptMaterial[] {
   return material;
 }
 
-/** Throws a BadInputError naming every file that carries a limiting-case truth. */
+/** Every truth of the task: its limiting cases' and its scientific results'. */
+export function truthCasesOf(s: { limitingCases: { id: string; content: string; truth: string }[]; scientificResults: { id: string; content: string; truth?: string }[] }): TruthCase[] {
+  return [...s.limitingCases, ...s.scientificResults].filter((c): c is { id: string; content: string; truth: string } => typeof c.truth === 'string').map((c) => ({ id: c.id, truth: c.truth, content: c.content }));
+}
+
+/** Throws a BadInputError naming every file that carries a truth. */
 export function assertNoTruthLeak(s: TaskPromptSources): void {
-  const truths: TruthCase[] = s.limitingCases.map((c) => ({ id: c.id, truth: c.truth, content: c.content }));
-  const leaks = findTruthLeaks(promptMaterialOf(s), truths, s.source?.kind === 'tex' ? s.source.text : undefined, s.request);
+  const allowed = s.source ? publishedValues(s.source.file) : [];
+  const leaks = findTruthLeaks(promptMaterialOf(s), truthCasesOf(s), s.source?.kind === 'tex' ? s.source.text : undefined, s.request, allowed);
   if (leaks.length) throw new BadInputError(`truth leak: ${describeTruthLeaks(leaks)}`, s.taskFile);
 }

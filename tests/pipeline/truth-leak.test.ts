@@ -1,7 +1,10 @@
-// The truth-leak guard over the whole suite: for every task of data/tasks, every prompt that goes to
-// a script-writing role (author, coder, repairer, assertion writer, convergence writer) is built
-// as the pipeline builds it, its artifacts resolved to text, and checked against the task's
-// LimitingCases truths. Also: a leak planted in a digest stops prepare, naming the digest.
+// The truth-leak guard over the whole suite: for every task of data/tasks (scaled and full size),
+// every prompt that goes to a script-writing role (author, coder, unit-test writer, repairer,
+// assertion writer, convergence writer) is built as the pipeline builds it and put through the
+// LLM activity's guard (activities/llm/truth-guard.ts) with the task's LimitingCases and
+// ScientificResults truths: nothing may be withheld. Also: a leak planted in a digest stops prepare,
+// naming the digest, in every written form (notations, rounded, formulas); the runtime guard withholds
+// a value and fails the call on a claim sentence.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -15,6 +18,9 @@ import * as ScientificPrompts from '../../workflows/verifiers/scientific-prompts
 import * as ConvergencePrompts from '../../workflows/verifiers/convergence-prompts.js';
 import { findTruthLeaks } from '../../lib/tasks/truth-leak.js';
 import { assertNoTruthLeak } from '../../activities/pipeline/truth-leak-check.js';
+import { guardPrompt, TruthLeakBug, WITHHELD } from '../../activities/llm/truth-guard.js';
+import { truthGuardOf } from '../../workflows/shared/prepare.js';
+import { SCRIPT_WRITING_ROLES } from '../../schemas/agent-roles.js';
 import { repoRoot } from '../../lib/paths.js';
 import type { LlmMessage } from '../../schemas/llm.js';
 import type { ToolchainStatus } from '../../schemas/toolchain.js';
@@ -27,15 +33,6 @@ const PROFILES = ['tenpy', 'netket', 'pyscf', 'qiskit', 'itensors'];
 const store = new ArtifactStore(mkdtempSync(path.join(os.tmpdir(), 'physvec-leak-')));
 // planSubstitution takes profile names as well as detection results: every profile counts as installed here.
 const pipeline = createPipelineActivities({ store, toolchains: async () => PROFILES as unknown as ToolchainStatus[] });
-
-async function promptText(messages: LlmMessage[]): Promise<string> {
-  const parts: string[] = [];
-  for (const m of messages) {
-    if (typeof m.content === 'string') parts.push(m.content);
-    else for (const c of m.content) parts.push('text' in c && c.text !== undefined ? c.text : 'artifact' in c && c.artifact ? await store.getText(c.artifact) : '');
-  }
-  return parts.join('\n');
-}
 
 /** Every script-writing prompt of a task, as the pipeline builds it (model answers stand in as neutral text). */
 async function scriptWritingPrompts(ctx: TaskContext): Promise<{ role: string; messages: LlmMessage[] }[]> {
@@ -52,6 +49,8 @@ async function scriptWritingPrompts(ctx: TaskContext): Promise<{ role: string; m
   const plan = 'a plan';
   return [
     { role: 'author', messages: P.planPrompt(ctx) },
+    { role: 'unit-test-writer', messages: P.unitEntriesPrompt(ctx, script, ['hamiltonian_x']) },
+    { role: 'unit-test-writer', messages: P.unitRefinePrompt(ctx, script, [{ function: 'hamiltonian_x', main: 'def main():\n    pass\n', errors: 'NameError' }]) },
     { role: 'author', messages: P.querySummaryPrompt(ctx, plan, ['a query']) },
     { role: 'coder', messages: P.scriptPrompt(ctx, plan, '{}') },
     { role: 'coder', messages: P.scriptPrompt(ctx, plan, '{}', 'structure problem') },
@@ -67,24 +66,54 @@ function taskFiles(): string[] {
   return readdirSync(root).flatMap((topic) => readdirSync(path.join(root, topic)).filter((f) => f.endsWith('.json')).map((f) => path.join(root, topic, f)));
 }
 
-test('no script-writing prompt of any task of the suite carries a limiting-case truth', { timeout: 300_000 }, async () => {
+test('no script-writing prompt of any task of the suite carries a truth (limiting cases and scientific results)', { timeout: 300_000 }, async () => {
   const files = taskFiles();
   assert.ok(files.length >= 16, `the suite has ${files.length} tasks`);
   let prompts = 0;
   let cases = 0;
   const leaks: string[] = [];
   for (const file of files) {
-    const ctx = await pipeline.prepareTask({ taskFile: file });
-    cases += ctx.limitingCases.length;
-    const article = ctx.sourceKind === 'tex' && ctx.sourceRef ? await store.getText(ctx.sourceRef) : undefined;
-    for (const p of await scriptWritingPrompts(ctx)) {
-      prompts++;
-      const found = findTruthLeaks([{ file: `${path.basename(file)} ${p.role} prompt`, text: await promptText(p.messages) }], ctx.limitingCases, article, ctx.request);
-      leaks.push(...found.map((l) => `${l.file}: ${l.case} ${l.kind} ${l.found}`));
+    for (const size of ['scaled', 'full'] as const) {
+      const ctx = await pipeline.prepareTask({ taskFile: file, size });
+      const guard = truthGuardOf(ctx);
+      if (size === 'scaled') cases += guard.cases.length;
+      for (const p of await scriptWritingPrompts(ctx)) {
+        assert.ok(SCRIPT_WRITING_ROLES.includes(p.role), `${p.role} is guarded`);
+        prompts++;
+        const g = await guardPrompt(p.messages, store, guard, `${path.basename(file)} ${p.role}`);
+        leaks.push(...g.redacted.map((l) => `${path.basename(file)} (${size}) ${p.role} ${l.file}: ${l.case} ${l.kind} ${l.found}`));
+      }
     }
   }
-  console.log(`truth-leak guard: ${prompts} script-writing prompts of ${files.length} tasks checked against ${cases} limiting-case truths, ${leaks.length} leaks`);
+  console.log(`truth-leak guard: ${prompts} script-writing prompts of ${files.length} tasks (scaled and full) checked against ${cases} truths, ${leaks.length} leaks`);
+  assert.ok(cases > 100, 'limiting-case and scientific-result truths are both checked');
   assert.deepEqual(leaks, []);
+});
+
+test('the runtime guard withholds a planted truth value in any written form and fails the call on a claim sentence', async () => {
+  const guard = { cases: [{ id: 'scientific:0', truth: 'The local magnetisations of the fourth spin at Jt = 0, 1, 2 are 1.0, 0.159, -0.661. The absolute error tolerance is +/- 0.1 for each checkpoint.' }, { id: 'limiting:0', truth: 'The string order is 0.4444444. The relative error tolerance is +/- 0.005.' }], allowed: [] };
+  const script = await store.put('def main():\n    print(0.159)\n', { name: 'main.py' });
+  for (const form of ['0.159', '1.59e-1', '.159', '0.1594', '\u22120.661', '4/9', '(2/3)^2', '0.444']) {
+    const g = await guardPrompt([{ role: 'user', content: [{ text: `reference value ${form} at Jt = 1` }, { artifact: script, label: 'script' }] }], store, guard, 'repairer');
+    assert.equal(g.redacted.length, 1, `${form} is found`);
+    const text = (g.messages[0]!.content as { text?: string }[])[0]!.text!;
+    assert.ok(text.includes(WITHHELD) && !text.includes(form), `${form} is withheld: ${text}`);
+    assert.ok('artifact' in (g.messages[0]!.content as object[])[1]!, 'the script (model-written) is passed as it is');
+  }
+  // A LaTeX form is evaluated after rewriting, so it cannot be cut out of the text: the call fails instead.
+  await assert.rejects(guardPrompt([{ role: 'user', content: 'order \\frac{4}{9}' }], store, guard, 'coder'), /could not be withheld/);
+  for (const innocent of ['0.16', '0.2', '1.0', '0.15', 'L = 6, dt = 0.1']) {
+    const g = await guardPrompt([{ role: 'user', content: `step ${innocent}` }], store, guard, 'coder');
+    assert.deepEqual(g.redacted, [], `${innocent} is no leak`);
+  }
+  await assert.rejects(guardPrompt([{ role: 'user', content: 'Hint: the string order is 0.4444444.' }], store, guard, 'coder'), (err: Error) => {
+    assert.ok(err instanceof TruthLeakBug);
+    assert.match(err.message, /truth leak in the prompt to coder \(a physvec bug.*limiting:0/);
+    return true;
+  });
+  // Allow-listed published values pass.
+  const g = await guardPrompt([{ role: 'user', content: 'the article: 0.159' }], store, { ...guard, allowed: [{ value: 0.159, source: 'Fig. 2' }] }, 'author');
+  assert.deepEqual(g.redacted, []);
 });
 
 test('a truth planted in a digest stops prepare with a message naming the digest', async () => {
@@ -93,6 +122,9 @@ test('a truth planted in a digest stops prepare with a message naming the digest
   const digest = path.join(repoRoot, 'data/papers/JPhysChemRefData.22.87.md');
   const limitingCases = (task.LimitingCases as { content: string; truth: string }[]).map((c, k) => ({ id: `limiting:${k}`, ...c }));
   const fields = { taskFile: 'task_dft_lih_b3lyp.json', request: task.User_requests, figure: task.subplot_name, limitingCases, scientificResults: [], convergenceCases: [] };
+  for (const form of ['0.750', '3/4', '7.5e-1', '\\frac{3}{4}']) {
+    assert.throws(() => assertNoTruthLeak({ ...fields, source: { file: '/tmp/d.md', text: `<S^2> = ${form} here`, kind: 'digest' } }), /truth leak: .*d\.md carries the truth of limiting:0/, `${form} is found at prepare`);
+  }
   assert.doesNotThrow(() => assertNoTruthLeak({ ...fields, source: { file: digest, text: readFileSync(digest, 'utf8'), kind: 'digest' } }));
   const planted = `${readFileSync(digest, 'utf8')}\nOur task: the expectation value of S^2 of the Li atom is 0.75.\n`;
   assert.throws(() => assertNoTruthLeak({ ...fields, source: { file: '/tmp/planted-digest.md', text: planted, kind: 'digest' } }), (err: Error) => {

@@ -36,7 +36,7 @@ export async function runBaseline(
   const run: BaselineRun = { ...frame, framework, input, state: { attempts: progress.attempts, repairs: [] }, scoring: {} };
   const ending = await runStages(run, async () => {
     clock.enter('prepare');
-    const ctx = (run.ctx = await prepareTaskStep({ taskFile: input.taskFile, datasetRoot: input.datasetRoot, toolchain: input.toolchain }));
+    const ctx = (run.ctx = await prepareTaskStep({ taskFile: input.taskFile, datasetRoot: input.datasetRoot, toolchain: input.toolchain }, agents));
     progress.taskId = ctx.taskId;
     const env: BaselineEnv = { agents, ctx, limits, runAll: runJobs(ctx.language, limits.runTimeoutMs), enter: (stage, iteration) => clock.enter(stage, iteration) };
     await produce(env, run.state);

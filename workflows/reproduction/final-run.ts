@@ -6,7 +6,8 @@ import { light } from '../shared/activities.js';
 export async function finalRun(env: StageEnv, scientificPassed: boolean): Promise<{ status: 'passed' | 'failed'; message?: string }> {
   const { record, runAll } = env;
   env.enter('final');
-  const [run] = await runAll([await light.fullScriptJob({ summary: record.script })]);
+  // The final run records its calls (same command; only the job's text differs): the report states what ran.
+  const [run] = await runAll([await light.fullScriptJob({ summary: record.script, recordCalls: true })]);
   record.finalRun = run;
   // A converged escalation only says the value stops moving at large knobs; the script's own setting must give it too.
   for (const c of record.convergence) {

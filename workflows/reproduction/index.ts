@@ -63,7 +63,7 @@ async function prepareAndAuthor(r: Reproduction): Promise<StageEnv> {
   const { input, limits, agents, record } = r;
   r.enter('prepare');
   const full = input.size === 'full';
-  const ctx = await prepareTaskStep({ taskFile: input.taskFile, datasetRoot: input.datasetRoot, toolchain: input.toolchain, ...(full ? { size: input.size } : {}) });
+  const ctx = await prepareTaskStep({ taskFile: input.taskFile, datasetRoot: input.datasetRoot, toolchain: input.toolchain, ...(full ? { size: input.size } : {}) }, agents);
   record.ctx = ctx;
   r.progress.taskId = ctx.taskId;
   r.progress.substitution = ctx.substitution.note;

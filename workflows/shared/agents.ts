@@ -3,10 +3,10 @@
 // schema it was asked for.
 import { proxyActivities } from '@temporalio/workflow';
 import type { LlmActivities } from '../../activities/llm/index.js';
-import type { LlmMessage, LlmLedger, LlmResult, ToolSpec } from '../../schemas/llm.js';
+import type { LlmMessage, LlmLedger, LlmResult, ToolSpec, TruthGuard } from '../../schemas/llm.js';
 import { llmOutputSchemas, type LlmOutput, type LlmOutputName } from '../../schemas/llm-outputs.js';
 import type { ModelChoice } from '../../schemas/pipeline.js';
-import type { AgentRole, WorkflowStage } from '../../schemas/agent-roles.js';
+import { SCRIPT_WRITING_ROLES, type AgentRole, type WorkflowStage } from '../../schemas/agent-roles.js';
 import { CallSequencer } from '../../lib/llm/keys.js';
 import { emptyLedger, recordCall } from '../../lib/llm/accounting.js';
 import { remainingBudget, budgetSpent, type BudgetLimit } from '../../lib/llm/budget.js';
@@ -42,6 +42,8 @@ export class Agents {
   readonly sequencer = new CallSequencer();
   scripted = false;
   llmActivities = 0;
+  /** Set once the task is prepared: what the LLM activity checks every script writer's prompt against. */
+  truthGuard?: TruthGuard;
 
   constructor(private readonly models: ModelChoice, private readonly budget: BudgetLimit) {}
 
@@ -57,7 +59,8 @@ export class Agents {
     try {
       // The summary names the call in the Temporal UI: "LLM author/author 0 #1 (scripted:…)".
       const summary = `LLM ${role}/${stage} ${iteration} #${key.seq} (${model})`.slice(0, 200);
-      const r = await llm.callLlm.executeWithOptions({ summary }, [{ key, model, messages, ...opts, budget: remainingBudget(this.budget, this.ledger) }]);
+      const guard = this.truthGuard && SCRIPT_WRITING_ROLES.includes(role) ? { truthGuard: this.truthGuard } : {};
+      const r = await llm.callLlm.executeWithOptions({ summary }, [{ key, model, messages, ...opts, ...guard, budget: remainingBudget(this.budget, this.ledger) }]);
       this.ledger = recordCall(this.ledger, key, r);
       this.scripted ||= r.scripted;
       // The activity validated the answer against the same schema; parsing it again here types it

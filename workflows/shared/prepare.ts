@@ -6,9 +6,24 @@ import { patched } from '@temporalio/workflow';
 import type { PrepareInput } from '../../activities/pipeline/prepare-task.js';
 import type { TaskContext } from '../../schemas/pipeline.js';
 import { light, prepareLight } from './activities.js';
+import type { Agents } from './agents.js';
+import type { TruthGuard } from '../../schemas/llm.js';
 
 export const PREPARE_POLICY_PATCH = 'prepare-toolchain-busy-policy';
 
-export function prepareTaskStep(input: PrepareInput): Promise<TaskContext> {
-  return (patched(PREPARE_POLICY_PATCH) ? prepareLight : light).prepareTask(input);
+/** The prepared task; with `agents`, their prompts to script writers are guarded against its truths from now on. */
+export async function prepareTaskStep(input: PrepareInput, agents?: Agents): Promise<TaskContext> {
+  const ctx = await (patched(PREPARE_POLICY_PATCH) ? prepareLight : light).prepareTask(input);
+  if (agents) agents.truthGuard = truthGuardOf(ctx);
+  return ctx;
+}
+
+/** Every truth of the task, what the task states itself, the article (TeX only: a digest is ours) and its published values. */
+export function truthGuardOf(ctx: TaskContext): TruthGuard {
+  return {
+    cases: [...ctx.limitingCases, ...ctx.scientificResults].map((c) => ({ id: c.id, truth: c.truth, content: c.content })),
+    request: ctx.request,
+    ...(ctx.sourceKind === 'tex' && ctx.sourceRef ? { articleRef: ctx.sourceRef } : {}),
+    allowed: ctx.publishedValues ?? [],
+  };
 }

@@ -81,7 +81,8 @@ export async function scientificPass(
       ? checked.verdicts
       : await light.mergeQualitative({ verdicts: checked.verdicts, answer: answerOf(await agents.ask('assertion-judge', stage, iteration, qualitativePrompt(checked.qualitative), { outputSchema: 'qualitative-verdicts' })) });
     // Histories recorded before variants reported their reach have none: no localisation then.
-    return { assertions: verdicts, localisation: localiseCases(built.reach ?? [], runs, verdicts, OUTPUT_LINES) };
+    // With the variants' call recordings (absent in histories recorded before), suspects are ranked by evidence.
+    return { assertions: verdicts, localisation: localiseCases(built.reach ?? [], runs, verdicts, OUTPUT_LINES, checked.calls) };
   })();
   const [rubric, { assertions, localisation }] = await Promise.all([rubricP, assertionsP]);
   return { rubric, assertions, localisation };

@@ -72,10 +72,15 @@ export function scientificRepairPrompt(script: ArtifactRef, rubric: RubricOutcom
   });
   const suspects = rankSuspects(localisation);
   const passedCount = localisation.filter((l) => l.passed).length;
+  const recorded = suspects.some((s) => s.evidence !== 'unrecorded');
+  const top = suspects[0];
   const suspectText = suspects.length
     ? [
-        `Suspects, most suspicious first (element functions the failing variants call; "cleared by" counts the ${passedCount} passing variants that also call it):`,
-        ...suspects.map((s, i) => `${i + 1}. ${s.function} — called by ${s.failing} failing, cleared by ${s.passing} passing`),
+        recorded
+          ? `Suspects, most suspicious first, ranked by the values each function returned in the failing and in the passing variants (recorded while they ran); "cleared by" counts the ${passedCount} passing variants that also call it:`
+          : `Suspects, most suspicious first (element functions the failing variants call; "cleared by" counts the ${passedCount} passing variants that also call it):`,
+        ...suspects.map((s, i) => `${i + 1}. ${s.function} — called by ${s.failing} failing, cleared by ${s.passing} passing${s.evidence === 'unrecorded' ? '' : `; ${s.why}`}`),
+        ...(top && top.evidence === 'introduced' ? [`Top suspect: ${top.function} (${top.why}).`] : []),
         'Change only suspects (and the run_/main code that calls them); leave every other element function as it is.',
       ].join('\n')
     : '';
