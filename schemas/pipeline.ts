@@ -87,6 +87,8 @@ export type TaskContext = z.infer<typeof TaskContext>;
 
 export const ScriptSummary = z.object({
   scriptRef: ArtifactRef,
+  /** The script with its function bodies left out (lib/script-analysis/script-interface.ts): what a variant-main rewrite is shown. */
+  interfaceRef: ArtifactRef.optional(),
   language: ScriptLanguage,
   /** `hash`: of the function's source (absent in summaries recorded before): a kept unit test is reused while it is unchanged. */
   elementFunctions: z.array(z.object({ name: z.string(), category: z.string(), hash: z.string().optional() })),

@@ -4,6 +4,7 @@ import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { ScriptSummary } from '../../schemas/pipeline.js';
 import { scriptExtension, type ScriptLanguage, type ScriptStructure } from '../../schemas/script-structure.js';
 import { inspectScript, parseScript } from '../../lib/script-analysis/index.js';
+import { scriptInterface } from '../../lib/script-analysis/script-interface.js';
 
 export type { ScriptLanguage };
 /** A script's file extension (one mapping, schemas/script-structure.ts). */
@@ -12,8 +13,10 @@ export const extensionOf = scriptExtension;
 export async function summarizeScript(store: ArtifactStore, script: string, language: ScriptLanguage): Promise<ScriptSummary> {
   const { structure, problems } = inspectScript(script, language);
   const scriptRef = await store.put(script, { name: `script.${extensionOf(language)}`, mediaType: 'text/plain' });
+  const interfaceRef = structure ? await store.put(scriptInterface(structure), { name: `script-interface.${extensionOf(language)}`, mediaType: 'text/plain' }) : undefined;
   return {
     scriptRef,
+    ...(interfaceRef ? { interfaceRef } : {}),
     language,
     elementFunctions: structure?.elementFunctions.map((f) => ({ name: f.name, category: f.category, hash: functionHash(f.source) })) ?? [],
     runFunctions: structure?.runFunctions.map((r) => ({ name: r.name, calls: r.calls.map((c) => c.name) })) ?? [],

@@ -42,7 +42,7 @@ async function convergenceCase(env: StageEnv, c: ConvergenceCase, iteration: num
       return rewrite ? { ...attempt.outcome, writerFault: true, reason: `excluded: the convergence variant still failed in its own code after ${rewrite} rewrite(s); ${attempt.outcome.reason}` } : attempt.outcome;
     }
     shown.length = 0;
-    prompt = convergenceRefinePrompt(env.record.script.scriptRef, c, { main: attempt.main, error: attempt.writerFault });
+    prompt = convergenceRefinePrompt(env.record.script.interfaceRef ?? env.record.script.scriptRef, c, { main: attempt.main, error: attempt.writerFault });
   }
 }
 

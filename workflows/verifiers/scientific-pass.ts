@@ -61,7 +61,7 @@ export async function scientificPass(
       const faulty = checked.verdicts.filter((v) => v.variantFault);
       if (faulty.length === 0 || !patched('assertion-variant-rewrite')) break;
       const failures = faulty.map((v) => ({ case: v.case, content: v.content, main: built.reach.find((r) => r.case === v.case)?.main ?? '(none written)', errors: v.reason }));
-      const rewritten = await agents.ask('assertion-writer', stage, iteration, variantsRefinePrompt(summary.scriptRef, failures, ctx.language), { outputSchema: 'variant-mains' });
+      const rewritten = await agents.ask('assertion-writer', stage, iteration, variantsRefinePrompt(summary.interfaceRef ?? summary.scriptRef, failures, ctx.language), { outputSchema: 'variant-mains' });
       const only = faulty.map((v) => v.case);
       const again = await light.buildVariantJobs({ summary, answer: answerOf(rewritten), only });
       const rerun = await runAll(again.jobs);

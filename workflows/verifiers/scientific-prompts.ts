@@ -36,6 +36,7 @@ export function variantsPrompt(script: ArtifactRef, cases: { id: string; content
  * their writer with the error; the truths stay hidden as in the first prompt.
  */
 export function variantsRefinePrompt(script: ArtifactRef, failures: { case: string; content: string; main: string; errors: string }[], language: string): LlmMessage[] {
+  // `script`: the script's interface where there is one (bodies omitted): the failed main already shows how it calls them.
   return [
     ...variantsPrompt(script, failures.map((f) => ({ id: f.case, content: f.content })), language),
     {
