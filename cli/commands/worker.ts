@@ -1,11 +1,8 @@
 // physvec worker [--queue orchestration|simulation|all] — run workers until SIGINT/SIGTERM.
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { connectWorker } from '../../lib/temporal/connection.js';
-import { runWorkers, installRuntime } from '../../workers/create-workers.js';
 import { BadInputError } from '../../lib/errors.js';
 import { line } from '../output.js';
-import { largeQueueLimits, largeQueueSlots } from '../../workers/large-queue.js';
 
 const Queue = z.enum(['orchestration', 'simulation', 'large', 'all']);
 
@@ -17,6 +14,10 @@ export function register(program: Command): void {
     .action(async (opts: { queue: string }) => {
       const q = Queue.safeParse(opts.queue);
       if (!q.success) throw new BadInputError(`--queue: expected orchestration, simulation, large or all, got "${opts.queue}"`);
+      // Imported here, not at the top: `--help` loads only the declarations, not the worker SDK.
+      const [{ connectWorker }, { runWorkers, installRuntime }, { largeQueueLimits, largeQueueSlots }] = await Promise.all([
+        import('../../lib/temporal/connection.js'), import('../../workers/create-workers.js'), import('../../workers/large-queue.js'),
+      ]);
       installRuntime(); // before the first connection creates the runtime
       const { connection, target } = await connectWorker();
       if (q.data === 'large') {
