@@ -71,7 +71,7 @@ export function statusLines(f: StatusFacts): string[] {
   for (const h of p?.human ?? []) lines.push(`  person     ${h.kind} at ${h.stage}${h.note ? ` ("${h.note}")` : ''}`);
   const end = f.closeTime ?? new Date();
   lines.push(`  started    ${f.startTime.toISOString().replace(/\.\d+Z$/, 'Z')}, ${f.closeTime ? 'took' : 'running for'} ${elapsed(end.getTime() - f.startTime.getTime())}`);
-  if (f.progress && 'unavailable' in f.progress) lines.push(`  progress   ${f.progress.unavailable}`);
+  if (f.progress && 'unavailable' in f.progress) lines.push(`  progress   ${String(f.progress.unavailable)}`);
   if (result?.failed) lines.push(`  failed     ${result.failed.activity ? `in activity ${result.failed.activity}: ` : ''}${result.failed.message}${result.failed.type ? ` [${result.failed.type}]` : ''}`);
   else if (result?.status) lines.push(`  result     ${result.status}${result.message ? ` — ${result.message}` : ''}`);
   if (result?.report?.htmlPath) lines.push(`  report     ${result.report.htmlPath}`);
