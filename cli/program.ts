@@ -1,12 +1,12 @@
 // The physvec program: every verb registered on a fresh commander program, and every failure turned
 // into one line and an exit code (cli/failure.ts). `runPhysvec` runs one command line and returns its
-// exit code; cli/main.ts is the process around it (tests call it in-process).
+// exit code; cli/main.ts is the process around it (tests call it in-process). The failure module is
+// imported only on failure (it loads Temporal's client), so `--help` and `--version` stay light.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { repoRoot } from '../lib/paths.js';
 import { modulesFor } from './commands/index.js';
-import { reportFailure, wantsJson } from './failure.js';
 import { rejectRepeatedFlags } from './flags.js';
 
 const version = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -48,10 +48,13 @@ export async function runPhysvec(args: readonly string[]): Promise<number> {
     return Number(process.exitCode ?? 0);
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.exitCode !== 0 && wantsJson(args)) reportFailure(err, args);
+      if (err.exitCode !== 0 && args.includes('--json')) {
+        const { reportFailure, wantsJson } = await import('./failure.js');
+        if (wantsJson(args)) reportFailure(err, args);
+      }
       return err.exitCode === 0 ? 0 : 2;
     }
-    return reportFailure(err, args);
+    return (await import('./failure.js')).reportFailure(err, args);
   } finally {
     process.exitCode = undefined;
   }

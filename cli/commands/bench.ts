@@ -3,10 +3,6 @@
 // a campaign report (the paper's Figs. 5–7 from the runs). Workers start in this process when none
 // polls the queues, as `reproduce` does.
 import type { Command } from 'commander';
-import { BenchRunFlags, runBench } from '../runs/bench-run.js';
-import { BenchRetryFlags, retryBench } from '../runs/bench-retry.js';
-import { benchStatus } from '../runs/bench-status.js';
-import { benchReport } from '../runs/bench-report.js';
 import { badFlags } from '../flags.js';
 
 export function register(program: Command): void {
@@ -33,6 +29,7 @@ export function register(program: Command): void {
     .option('--no-wait', 'start the campaign and return at once')
     .option('--json', 'print one JSON document')
     .action(async (raw: Record<string, unknown>) => {
+      const { BenchRunFlags, runBench } = await import('../runs/bench-run.js'); // here, not at the top: `--help` stays light
       const parsed = BenchRunFlags.safeParse(raw);
       if (!parsed.success) throw badFlags(parsed.error, {}, raw);
       await runBench(parsed.data);
@@ -46,6 +43,7 @@ export function register(program: Command): void {
     .option('--no-wait', 'start the retry and return at once')
     .option('--json', 'print one JSON document')
     .action(async (campaignId: string, raw: Record<string, unknown>) => {
+      const { BenchRetryFlags, retryBench } = await import('../runs/bench-retry.js');
       const parsed = BenchRetryFlags.safeParse(raw);
       if (!parsed.success) throw badFlags(parsed.error, {}, raw);
       await retryBench(campaignId, parsed.data);
@@ -55,12 +53,12 @@ export function register(program: Command): void {
     .command('status <campaignId>')
     .description('progress of a running campaign (its progress query), or what the results store holds for a closed one')
     .option('--json', 'print one JSON document')
-    .action((campaignId: string, opts: { json?: boolean }) => benchStatus(campaignId, opts));
+    .action(async (campaignId: string, opts: { json?: boolean }) => (await import('../runs/bench-status.js')).benchStatus(campaignId, opts));
 
   bench
     .command('report <campaignId>')
     .description("a campaign's report: where it is and its summary table (--regenerate rewrites it from the store)")
     .option('--regenerate', 'rewrite report.html and report.json from the results store')
     .option('--json', 'print one JSON document')
-    .action((campaignId: string, opts: { regenerate?: boolean; json?: boolean }) => benchReport(campaignId, opts));
+    .action(async (campaignId: string, opts: { regenerate?: boolean; json?: boolean }) => (await import('../runs/bench-report.js')).benchReport(campaignId, opts));
 }

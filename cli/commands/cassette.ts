@@ -3,13 +3,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { WorkflowNotFoundError } from '@temporalio/client';
-import { artifactStore } from '../../lib/artifacts/store.js';
-import { CassetteExportError, exportCassette } from '../cassettes/export.js';
-import { loadConfig } from '../../lib/config.js';
 import { BadInputError } from '../../lib/errors.js';
 import { repoRoot } from '../../lib/paths.js';
-import { connectClient } from '../../lib/temporal/connection.js';
 import { line, printJson } from '../output.js';
 
 export function register(program: Command): void {
@@ -22,6 +17,10 @@ export function register(program: Command): void {
     .option('--name <name>', 'the cassette name (default: the workflow id)')
     .option('--json', 'print one JSON document: { file, model, entries, workflowId }')
     .action(async (workflowId: string, opts: { out?: string; runId?: string; name?: string; json?: boolean }) => {
+      // Imported here, not at the top: `--help` loads only the declarations.
+      const [{ WorkflowNotFoundError }, { artifactStore }, { CassetteExportError, exportCassette }, { loadConfig }, { connectClient }] = await Promise.all([
+        import('@temporalio/client'), import('../../lib/artifacts/store.js'), import('../cassettes/export.js'), import('../../lib/config.js'), import('../../lib/temporal/connection.js'),
+      ]);
       const config = loadConfig();
       const cassettesDir = path.resolve(repoRoot, config.llm.cassettesDir);
       const safeName = workflowId.replace(/[^A-Za-z0-9._-]+/g, '_');

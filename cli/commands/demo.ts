@@ -3,7 +3,6 @@
 // script carries three faults that the verifiers must find and repair). `--smoke` runs the
 // platform's smoke task instead (one script in the sandbox).
 import type { Command } from 'commander';
-import { runDemo } from '../runs/demo-run.js';
 
 export function register(program: Command): void {
   program
@@ -11,5 +10,5 @@ export function register(program: Command): void {
     .description('run the bundled demo task end to end (dev server + in-process workers + scripted model)')
     .option('--smoke', 'run the platform smoke task instead (one script in the sandbox)')
     .option('--model <provider:model>', 'use a real model instead of the demo cassette')
-    .action((opts: { smoke?: boolean; model?: string }) => runDemo(opts));
+    .action(async (opts: { smoke?: boolean; model?: string }) => (await import('../runs/demo-run.js')).runDemo(opts));
 }

@@ -1,6 +1,7 @@
 // Every CLI verb lives in its own file, named after the verb, exporting `register(program)`; this
 // table wires them. A command line loads only the module of its verb (startup stays short for
-// `status`, `runs`…, nothing for `--version`); help and unknown verbs load them all.
+// `status`, `runs`…, nothing for `--version`); help and unknown verbs load them all, and a verb's
+// module holds its declarations only (flags, help text): its body is imported when its action runs.
 import type { Command } from 'commander';
 
 type Register = (program: Command) => void;
@@ -13,6 +14,9 @@ export const COMMANDS: Record<string, Load> = {
   reproduce: () => import('./reproduce.js'),
   status: () => import('./status.js'),
   runs: () => import('./runs.js'),
+  stop: () => import('./stop.js'),
+  approve: () => import('./approve.js'),
+  resume: () => import('./resume.js'),
   tasks: () => import('./tasks.js'),
   report: () => import('./report.js'),
   cassette: () => import('./cassette.js'),
@@ -30,6 +34,6 @@ export const commandModules: Load[] = Object.values(COMMANDS);
 export function modulesFor(args: readonly string[]): Load[] {
   const verb = args[0];
   if (verb === '--version') return [];
-  const one = verb !== undefined && Object.hasOwn(COMMANDS, verb) ? COMMANDS[verb] : undefined;
+  const one = verb !== undefined && Object.hasOwn(COMMANDS, verb) ? COMMANDS[verb] : verb === 'cancel' ? COMMANDS.stop : undefined;
   return one ? [one] : commandModules;
 }

@@ -2,10 +2,7 @@
 // the offline documentation corpus the agents retrieve from (paper, Appendix B).
 // Exit codes (DESIGN §9): 0 success; 1 the build failed; 2 bad input (unknown toolchain, bad --k).
 import type { Command } from 'commander';
-import { buildKb, type BuildKbOutcome } from '../../lib/kb/build.js';
-import { loadKb, parseRetrieveArgs, searchLoaded } from '../../lib/kb/search.js';
-import { readManifest } from '../../lib/kb/store.js';
-import { introspectRunner } from '../../runners/kb/introspect-runners.js';
+import type { BuildKbOutcome } from '../../lib/kb/build.js';
 import { KB_TOOLCHAINS, type KbHit } from '../../schemas/kb.js';
 
 export interface KbCommandDeps {
@@ -37,6 +34,8 @@ export function register(program: Command, deps: KbCommandDeps = {}): void {
     .option('--force', 'rebuild even when nothing changed (also re-runs the introspection)')
     .option('--json', 'print one JSON document on stdout, nothing else')
     .action(async (opts: BuildOptions) => {
+      // Imported here, not at the top: `--help` loads only the declarations.
+      const [{ buildKb }, { introspectRunner }] = await Promise.all([import('../../lib/kb/build.js'), import('../../runners/kb/introspect-runners.js')]);
       const outcome = await buildKb({ force: opts.force === true, runner: introspectRunner, onProgress: opts.json ? undefined : (m) => err(`kb build: ${m}`) });
       if (opts.json) out(JSON.stringify(buildJson(outcome), null, 2));
       else for (const l of buildText(outcome)) out(l);
@@ -49,6 +48,7 @@ export function register(program: Command, deps: KbCommandDeps = {}): void {
     .option('--k <n>', 'number of hits', '5')
     .option('--json', 'print one JSON document on stdout, nothing else')
     .action(async (query: string, opts: SearchOptions) => {
+      const [{ loadKb, parseRetrieveArgs, searchLoaded }, { readManifest }] = await Promise.all([import('../../lib/kb/search.js'), import('../../lib/kb/store.js')]);
       const k = opts.k === undefined ? 5 : Number(opts.k);
       const args = parseRetrieveArgs({ query, toolchain: opts.toolchain, k: Number.isFinite(k) ? k : opts.k }, 'kb search options');
       if (!(await readManifest()) && !opts.json) err('kb search: the knowledge base is not built yet; building it now (once)…');

@@ -7,12 +7,6 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { connectClient, uiUrl } from '../../lib/temporal/connection.js';
-import { startSmoke } from '../runs/smoke-run.js';
-import { followSmoke } from '../runs/follow.js';
-import { prepareReproduction, startPrepared } from '../runs/reproduction-run.js';
-import { followReproduction, printResult } from '../runs/follow-reproduction.js';
-import { sayWhenNobodyPolls, withWorkersIfNeeded } from '../runs/workers-on-demand.js';
 import { line, printJson, EXIT } from '../output.js';
 import { badFlags } from '../flags.js';
 import { PausableStage } from '../../schemas/agent-roles.js';
@@ -35,6 +29,17 @@ const Flags = z.object({
 });
 type Flags = z.infer<typeof Flags>;
 
+/** The verb's body (Temporal's client, the run starters and followers), imported when it runs: `--help` stays light. */
+async function body() {
+  const [connection, smoke, follow, run, followRun, workers, interrupt] = await Promise.all([
+    import('../../lib/temporal/connection.js'), import('../runs/smoke-run.js'), import('../runs/follow.js'),
+    import('../runs/reproduction-run.js'), import('../runs/follow-reproduction.js'), import('../runs/workers-on-demand.js'),
+    import('../runs/interrupt.js'),
+  ]);
+  return { ...connection, ...smoke, ...follow, ...run, ...followRun, ...workers, ...interrupt };
+}
+type Body = Awaited<ReturnType<typeof body>>;
+
 async function isSmokeTask(file: string): Promise<boolean> {
   try {
     return 'smoke' in JSON.parse((await readFile(file, 'utf8')).replace(/^\uFEFF/, ''));
@@ -44,7 +49,7 @@ async function isSmokeTask(file: string): Promise<boolean> {
 }
 
 /** Runs `follow` with workers for it: in this process when none polls (auto), or waiting for external ones. */
-async function withWorkers<T>(client: Client, namespace: string, opts: Flags, handle: WorkflowHandle, follow: () => Promise<T>): Promise<T> {
+async function serveRun<T>({ withWorkersIfNeeded, sayWhenNobodyPolls }: Body, client: Client, namespace: string, opts: Flags, handle: WorkflowHandle, follow: () => Promise<T>): Promise<T> {
   const say = (s: string) => (opts.json ? process.stderr.write(`physvec: ${s}\n`) : line(`note: ${s}`));
   if (opts.workers !== 'external') return withWorkersIfNeeded(client, namespace, opts.workers, follow, say, handle);
   const stop = sayWhenNobodyPolls(handle, say);
@@ -52,6 +57,16 @@ async function withWorkers<T>(client: Client, namespace: string, opts: Flags, ha
     return await follow();
   } finally {
     stop();
+  }
+}
+
+/** serveRun, with Ctrl-C meanwhile ending this process in one line naming the run and what became of it. */
+async function withWorkers<T>(b: Body, client: Client, namespace: string, opts: Flags, handle: WorkflowHandle, follow: () => Promise<T>): Promise<T> {
+  const release = b.onInterrupt(handle.workflowId);
+  try {
+    return await serveRun(b, client, namespace, opts, handle, follow);
+  } finally {
+    release();
   }
 }
 
@@ -75,6 +90,8 @@ export function register(program: Command): void {
       const parsed = Flags.safeParse(raw);
       if (!parsed.success) throw badFlags(parsed.error, {}, raw);
       const opts = parsed.data;
+      const b = await body();
+      const { prepareReproduction, connectClient, startSmoke, uiUrl, followSmoke, startPrepared, followReproduction, printResult } = b;
       const smoke = await isSmokeTask(taskFile);
       // Checked before any connection: bad input never needs a server, and never starts a workflow.
       const prepared = smoke ? undefined : await prepareReproduction(taskFile, opts);
@@ -84,7 +101,7 @@ export function register(program: Command): void {
           const { handle, workflowId } = await startSmoke(client, taskFile);
           if (!opts.json) line(`workflow ${workflowId}\nUI: ${uiUrl(workflowId)}`);
           if (!opts.wait) return opts.json ? printJson({ workflowId, ui: uiUrl(workflowId) }) : undefined;
-          const result = await withWorkers(client, target.namespace, opts, handle, () => followSmoke(handle, { quiet: !!opts.json }));
+          const result = await withWorkers(b, client, target.namespace, opts, handle, () => followSmoke(handle, { quiet: !!opts.json }));
           if (opts.json) printJson({ workflowId, ui: uiUrl(workflowId), result });
           if (result.status !== 'passed') process.exitCode = EXIT.failed;
           return;
@@ -96,7 +113,7 @@ export function register(program: Command): void {
           line(`UI: ${uiUrl(started.workflowId)}`);
         }
         if (!opts.wait) return opts.json ? printJson({ workflowId: started.workflowId, ui: uiUrl(started.workflowId), notes: started.notes }) : undefined;
-        const result = await withWorkers(client, target.namespace, opts, started.handle, () => followReproduction(started.handle, { quiet: !!opts.json }));
+        const result = await withWorkers(b, client, target.namespace, opts, started.handle, () => followReproduction(started.handle, { quiet: !!opts.json }));
         if (opts.json) printJson({ ...result, ui: uiUrl(started.workflowId), notes: started.notes });
         else printResult(result);
         if (result.status !== 'passed') process.exitCode = EXIT.failed;

@@ -4,14 +4,17 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { BadInputError } from '../../lib/errors.js';
-import { openResultsDb, resultsDbExists, resultsDbPath } from '../../lib/results/db.js';
-import { campaignRuns, countRuns, listCampaigns, requireCampaign } from '../../lib/results/store.js';
-import { campaignToJson, runsToCsv } from '../../lib/results/export.js';
-import { passCriterionOf } from '../../lib/results/spec.js';
-import { computeCampaignMetrics } from '../../lib/metrics/compute.js';
 import { line, printJson } from '../output.js';
 
-function storeOrExplain(campaignId?: string) {
+/** The store's modules, imported when a sub-verb runs (better-sqlite3 among them): `--help` stays light. */
+async function storeModules() {
+  const [db, store, exp, spec, metrics] = await Promise.all([
+    import('../../lib/results/db.js'), import('../../lib/results/store.js'), import('../../lib/results/export.js'), import('../../lib/results/spec.js'), import('../../lib/metrics/compute.js'),
+  ]);
+  return { ...db, ...store, ...exp, ...spec, ...metrics };
+}
+
+function storeOrExplain({ resultsDbExists, resultsDbPath, openResultsDb }: Awaited<ReturnType<typeof storeModules>>, campaignId?: string) {
   if (!resultsDbExists()) {
     if (campaignId) throw new BadInputError(`no campaign ${campaignId}: there is no results store at ${resultsDbPath()} yet (run a campaign first, or set PHYSVEC_STATE_DIR to the state directory that has one)`);
     return null;
@@ -26,8 +29,10 @@ export function register(program: Command): void {
     .command('list')
     .description('list the campaigns in the results store, newest first')
     .option('--json', 'print one JSON document')
-    .action((opts: { json?: boolean }) => {
-      const db = storeOrExplain();
+    .action(async (opts: { json?: boolean }) => {
+      const m = await storeModules();
+      const { listCampaigns, countRuns, computeCampaignMetrics, campaignRuns, passCriterionOf, resultsDbPath } = m;
+      const db = storeOrExplain(m);
       const rows = (db ? listCampaigns(db) : []).map((c) => {
         const counts = countRuns(db!, c.campaignId);
         const overall = computeCampaignMetrics(campaignRuns(db!, c.campaignId), { passCriterion: passCriterionOf(c.spec) });
@@ -48,9 +53,11 @@ export function register(program: Command): void {
     .description("write a campaign's runs (CSV: one row per run) or runs + metrics (JSON)")
     .option('--format <format>', 'csv or json', 'csv')
     .option('--out <file>', 'write to this file instead of stdout')
-    .action((campaignId: string, opts: { format: string; out?: string }) => {
+    .action(async (campaignId: string, opts: { format: string; out?: string }) => {
       if (opts.format !== 'csv' && opts.format !== 'json') throw new BadInputError(`--format ${opts.format}: use csv or json`, undefined, 'format');
-      const db = storeOrExplain(campaignId)!;
+      const m = await storeModules();
+      const { requireCampaign, campaignRuns, runsToCsv, campaignToJson, computeCampaignMetrics, passCriterionOf } = m;
+      const db = storeOrExplain(m, campaignId)!;
       const campaign = requireCampaign(db, campaignId);
       const runs = campaignRuns(db, campaignId);
       const text = opts.format === 'csv'

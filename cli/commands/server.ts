@@ -1,8 +1,8 @@
 // physvec server start|stop|status — the local Temporal dev server (SQLite under the state dir).
 import type { Command } from 'commander';
-import { startDevServer, stopDevServer, devServerStatus, migrateSearchAttributes } from '../../lib/temporal/dev-server.js';
 import { RETIRED_SEARCH_ATTRIBUTES } from '../../temporal-config/search-attributes.js';
-import { temporalTarget } from '../../lib/temporal/connection.js';
+// The dev-server module is imported when a sub-verb runs: `--help` loads only these declarations.
+const devServer = () => import('../../lib/temporal/dev-server.js');
 import { line, printJson, EXIT } from '../output.js';
 
 export function register(program: Command): void {
@@ -12,7 +12,7 @@ export function register(program: Command): void {
     .description('start the dev server unless one already answers; waits for `temporal operator cluster health`')
     .option('--json', 'print one JSON document')
     .action(async (opts: { json?: boolean }) => {
-      const info = await startDevServer();
+      const info = await (await devServer()).startDevServer();
       if (opts.json) return printJson(info);
       line(info.alreadyRunning ? `already running at ${info.address}` : `started (pid ${info.pid}) at ${info.address}, ready in ${info.readyMs} ms`);
       line(`Web UI: ${info.uiUrl}`);
@@ -23,7 +23,7 @@ export function register(program: Command): void {
     .description('stop the dev server started by `physvec server start`')
     .option('--json', 'print one JSON document')
     .action(async (opts: { json?: boolean }) => {
-      const r = await stopDevServer();
+      const r = await (await devServer()).stopDevServer();
       if (opts.json) return printJson(r);
       line(r.stopped ? `stopped (pid ${r.pid})` : 'no dev server of ours was running');
     });
@@ -32,8 +32,8 @@ export function register(program: Command): void {
     .description(`remove the search attributes earlier builds wrote (${RETIRED_SEARCH_ATTRIBUTES.join(', ')}); only once no worker of such a build runs — they could not start runs without them`)
     .option('--json', 'print one JSON document')
     .action(async (opts: { json?: boolean }) => {
-      const target = temporalTarget();
-      const r = await migrateSearchAttributes(target.address, target.namespace, { retire: true });
+      const target = (await import('../../lib/temporal/connection.js')).temporalTarget();
+      const r = await (await devServer()).migrateSearchAttributes(target.address, target.namespace, { retire: true });
       if (opts.json) return printJson(r);
       line(r.removed.length ? `removed ${r.removed.join(', ')} from ${target.address}` : `nothing to remove at ${target.address}`);
     });
@@ -42,7 +42,7 @@ export function register(program: Command): void {
     .description('is the server healthy, where is it, where is its UI')
     .option('--json', 'print one JSON document')
     .action(async (opts: { json?: boolean }) => {
-      const s = await devServerStatus();
+      const s = await (await devServer()).devServerStatus();
       if (opts.json) printJson(s);
       else line(`${s.healthy ? 'SERVING' : 'NOT RUNNING'} at ${s.address}; UI ${s.uiUrl}; database ${s.dbFile}${s.pid ? `; pid ${s.pid}` : ''}`);
       if (!s.healthy) process.exitCode = EXIT.failed;

@@ -3,12 +3,11 @@
 // its history (no query, no worker needed); a running one is queried only when a worker polls its
 // task queue, and then with a real gRPC deadline.
 import type { Command } from 'commander';
-import { showWorkflowStatus } from '../runs/workflow-status.js';
 
 export function register(program: Command): void {
   program
     .command('status <workflowId>')
     .description('status, stage, iteration, verdict and progress of a workflow (answers without a worker)')
     .option('--json', 'print one JSON document')
-    .action((workflowId: string, opts: { json?: boolean }) => showWorkflowStatus(workflowId, opts));
+    .action(async (workflowId: string, opts: { json?: boolean }) => (await import('../runs/workflow-status.js')).showWorkflowStatus(workflowId, opts));
 }

@@ -7,12 +7,11 @@
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { BadInputError } from '../../lib/errors.js';
-import { loadDataset, type LoadedDataset } from '../../lib/tasks/dataset.js';
+import type { LoadedDataset } from '../../lib/tasks/dataset.js';
 import { escapeInvisible } from '../../lib/tasks/invisible.js';
 import { formatProblem } from '../../lib/input-files/problems.js';
-import { validationReport, type TaskValidationLine, type ValidationReport } from '../../lib/tasks/validation-report.js';
+import type { TaskValidationLine, ValidationReport } from '../../lib/tasks/validation-report.js';
 import { toolchainLabel, type PreparedTaskLine, type TopicPrepareSummary } from '../../lib/tasks/prepare-report.js';
-import { getProfile } from '../../lib/toolchains/config.js';
 import type { PreparePassOptions, PreparePassReport } from '../runs/prepare-pass.js';
 import { textTable } from '../text-table.js';
 
@@ -111,6 +110,7 @@ export async function tasksShow(file: string, opts: { dataset?: string; json?: b
   const out = deps.out ?? ((line: string) => process.stdout.write(`${line}\n`));
   const { showTask } = await import('../runs/task-show.js');
   const { renderTranslationTable } = await import('../../lib/protocols/translation.js');
+  const { getProfile } = await import('../../lib/toolchains/config.js');
   for (const name of opts.toolchain ?? []) getProfile(name);
   const show = await showTask(file, { ...(opts.dataset ? { dataset: opts.dataset } : {}), ...(opts.toolchain ? { toolchain: opts.toolchain } : {}), ...(deps.preparePass ? { available: deps.preparePass } : {}) });
   if (opts.json) {
@@ -146,6 +146,7 @@ export async function tasksPrepare(root: string, opts: { json?: boolean; toolcha
   const err = deps.err ?? ((line: string) => process.stderr.write(`${line}\n`));
   let report: PreparePassReport;
   try {
+    const { getProfile } = await import('../../lib/toolchains/config.js'); // here, not at the top: `--help` stays light
     for (const name of opts.toolchain ?? []) getProfile(name);
     const { preparePass } = await import('../runs/prepare-pass.js');
     report = await preparePass(root, { ...(opts.toolchain ? { toolchains: opts.toolchain } : {}), ...(deps.preparePass ? { available: deps.preparePass } : {}) });
@@ -204,6 +205,8 @@ export async function tasksValidate(root: string, opts: TasksValidateOptions, de
   const out = deps.out ?? ((line: string) => process.stdout.write(`${line}\n`));
   const err = deps.err ?? ((line: string) => process.stderr.write(`${line}\n`));
   const json = opts.json === true;
+  // Imported here, not at the top: `--help` loads only the declarations.
+  const [{ loadDataset }, { validationReport }] = await Promise.all([import('../../lib/tasks/dataset.js'), import('../../lib/tasks/validation-report.js')]);
   let dataset: LoadedDataset;
   try {
     dataset = await loadDataset(root);

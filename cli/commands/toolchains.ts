@@ -1,8 +1,6 @@
 // `physvec toolchains [--json]`: which toolchain profiles this machine can run, with versions.
 // Exit code 0 whatever is installed (listing is not a failure); 2 only for bad usage.
 import type { Command } from 'commander';
-import { detectToolchains } from '../../activities/toolchains/detect.js';
-import { loadToolchainConfig } from '../../lib/toolchains/config.js';
 import type { ToolchainConfig, ToolchainStatus } from '../../schemas/toolchain.js';
 import { textTable } from '../text-table.js';
 
@@ -19,8 +17,10 @@ export function register(program: Command, deps: ToolchainsCommandDeps = {}): vo
     .description('list the toolchain profiles (itensors, tenpy, netket, qiskit, orca, pyscf) and whether each is installed here, with versions')
     .option('--json', 'print one JSON document on stdout, nothing else')
     .action(async (opts: { json?: boolean }) => {
-      const config = loadToolchainConfig();
-      const statuses = await (deps.detect ?? ((c: ToolchainConfig) => detectToolchains({ config: c })))(config);
+      // Imported here, not at the top: `--help` loads only the declarations.
+      const config = (await import('../../lib/toolchains/config.js')).loadToolchainConfig();
+      const detect = deps.detect ?? (async (c: ToolchainConfig) => (await import('../../activities/toolchains/detect.js')).detectToolchains({ config: c }));
+      const statuses = await detect(config);
       if (opts.json) out(JSON.stringify({ toolchains: statuses }, null, 2));
       else for (const l of toolchainsText(statuses, config)) out(l);
     });

@@ -3,7 +3,7 @@
 // Exit codes (DESIGN §9): 0 all proposals passed (or could not be run here and are listed as
 // unverified); 1 a proposal was rejected; 2 bad input (unknown profile).
 import type { Command } from 'commander';
-import { buildVerifierLibrary, type BuildProgress, type VerifierLibraryBuildReport } from '../verifier-library/build.js';
+import type { BuildProgress, VerifierLibraryBuildReport } from '../verifier-library/build.js';
 import { EXIT } from '../output.js';
 
 export interface VerifierLibraryCommandDeps {
@@ -23,6 +23,7 @@ export function register(program: Command, deps: VerifierLibraryCommandDeps = {}
     .option('--profile <profile>', 'only this toolchain profile (tenpy, netket, qiskit, pyscf, itensors)')
     .option('--json', 'print one JSON document on stdout, nothing else')
     .action(async (opts: { profile?: string; json?: boolean }) => {
+      const { buildVerifierLibrary } = await import('../verifier-library/build.js'); // not at the top: `--help` stays light
       const report = await buildVerifierLibrary({ profile: opts.profile, onProgress: opts.json ? undefined : (e) => err(progressLine(e)) });
       if (opts.json) out(JSON.stringify(report, null, 2));
       else for (const l of reportText(report)) out(l);

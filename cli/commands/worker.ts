@@ -1,13 +1,8 @@
 // physvec worker [--queue orchestration|simulation|all] — run workers until SIGINT/SIGTERM.
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { connectWorker } from '../../lib/temporal/connection.js';
-import { runWorkers, installRuntime } from '../../workers/create-workers.js';
 import { BadInputError } from '../../lib/errors.js';
 import { line } from '../output.js';
-import { largeQueueLimits, largeQueueSlots } from '../../workers/large-queue.js';
-import { deploymentOptions } from '../../workers/versioning.js';
-import { telemetrySettings } from '../../workers/telemetry/settings.js';
 
 const Queue = z.enum(['orchestration', 'simulation', 'large', 'all']);
 
@@ -22,6 +17,11 @@ export function register(program: Command): void {
     .action(async (opts: { queue: string; promote: boolean; metrics?: string; traces?: string }) => {
       const q = Queue.safeParse(opts.queue);
       if (!q.success) throw new BadInputError(`--queue: expected orchestration, simulation, large or all, got "${opts.queue}"`);
+      // Imported here, not at the top: `--help` loads only the declarations, not the worker SDK.
+      const [{ connectWorker }, { runWorkers, installRuntime, workflowBundle }, { largeQueueLimits, largeQueueSlots }, { telemetrySettings }, { deploymentOptions }] = await Promise.all([
+        import('../../lib/temporal/connection.js'), import('../../workers/create-workers.js'), import('../../workers/large-queue.js'),
+        import('../../workers/telemetry/settings.js'), import('../../workers/versioning.js'),
+      ]);
       const telemetry = telemetrySettings(opts);
       installRuntime({ telemetry }); // before the first connection creates the runtime
       const { connection, target } = await connectWorker();
@@ -30,18 +30,20 @@ export function register(program: Command): void {
         const limits = largeQueueLimits();
         line(`large queue: each run up to ${limits.memoryMb} MiB and ${(limits.maxTimeoutMs / 3600_000).toFixed(1)} h (PHYSVEC_LARGE_MEMORY_MB, PHYSVEC_LARGE_MAX_HOURS), ${largeQueueSlots()} at once (PHYSVEC_LARGE_SLOTS)`);
       }
+      // The one long start-up step says what it is doing (a cached bundle makes it instant; see workers/workflow-bundle.ts).
+      if (q.data === 'orchestration' || q.data === 'all') await workflowBundle((what) => line(`${what}…`));
       const served = [telemetry.metrics ? `; metrics at http://${telemetry.metrics.bindAddress}/metrics` : '', telemetry.traces !== 'off' ? `; traces to ${telemetry.traces}` : ''].join('');
+      const build = describeBuild(deploymentOptions()?.version, opts.promote);
       await runWorkers(connection, target.namespace, q.data, {
         promote: opts.promote,
         say: line,
-        onReady: () => line(`worker(s) for ${q.data} polling ${target.address} (namespace ${target.namespace}), ${describeBuild(opts.promote)}${served}; Ctrl-C to stop`),
+        onReady: () => line(`worker(s) for ${q.data} polling ${target.address} (namespace ${target.namespace}), ${build}${served}; Ctrl-C to stop`),
       });
       await connection.close();
     });
 }
 
-function describeBuild(promote: boolean): string {
-  const v = deploymentOptions()?.version;
+function describeBuild(v: { buildId: string; deploymentName: string } | undefined, promote: boolean): string {
   if (!v) return 'unversioned (PHYSVEC_WORKER_VERSIONING=0)';
   return promote ? `build ${v.buildId} of deployment ${v.deploymentName} (new runs go to it; runs started by other builds stay on theirs)` : `build ${v.buildId} of deployment ${v.deploymentName}, draining (--no-promote: serves only runs pinned to it)`;
 }

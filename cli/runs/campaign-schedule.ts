@@ -10,6 +10,7 @@ import type { CampaignSpec } from '../../schemas/campaign.js';
 import { BadInputError } from '../../lib/errors.js';
 import { taskQueues } from '../../lib/temporal/task-queues.js';
 import type { campaign } from '../../workflows/campaign/index.js';
+import type { OverlapName } from './overlap-names.js';
 
 export const OVERLAP = {
   skip: ScheduleOverlapPolicy.SKIP,
@@ -18,8 +19,7 @@ export const OVERLAP = {
   'allow-all': ScheduleOverlapPolicy.ALLOW_ALL,
   'cancel-other': ScheduleOverlapPolicy.CANCEL_OTHER,
   'terminate-other': ScheduleOverlapPolicy.TERMINATE_OTHER,
-} as const;
-export type OverlapName = keyof typeof OVERLAP;
+} as const satisfies Record<OverlapName, ScheduleOverlapPolicy>;
 
 export interface CreateScheduleOptions {
   scheduleId: string;

@@ -21,10 +21,15 @@ export async function runDemo(opts: { smoke?: boolean; model?: string }): Promis
   const t0 = Date.now();
   const server = process.env.TEMPORAL_ADDRESS ? undefined : await startDevServer();
   if (server) line(`Temporal dev server ${server.alreadyRunning ? 'already running' : 'started'} at ${server.address} (UI ${server.uiUrl})`);
-  installRuntime();
-  const { connection: wconn, target } = await connectWorker();
-  const workers = await createWorkers(wconn, target.namespace, 'all');
+  // The client connects first, with its short deadline: an unreachable server is one line at once,
+  // before the workers build their bundle and the knowledge base (minutes under load).
   const { client, connection } = await connectClient();
+  installRuntime();
+  const { connection: wconn, target } = await connectWorker().catch(async (err: unknown) => {
+    await connection.close();
+    throw err;
+  });
+  const workers = await createWorkers(wconn, target.namespace, 'all');
   const run = async () => {
     if (opts.smoke) {
       const { handle, workflowId } = await startSmoke(client, SMOKE_TASK);

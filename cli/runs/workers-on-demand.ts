@@ -11,6 +11,12 @@ import { hasLivePoller } from './pollers.js';
 
 export type WorkerMode = 'auto' | 'in-process' | 'external';
 
+let servingHere = false;
+/** Whether this process runs workers for the run it follows (then the run stalls when it exits). */
+export function workersRunHere(): boolean {
+  return servingHere;
+}
+
 /** The queues nobody serves right now: orchestration needs workflow and activity pollers, simulation activity pollers. */
 export async function queuesToServe(client: Client, namespace: string): Promise<QueueSelection | undefined> {
   const [wf, light, sim] = await Promise.all([
@@ -98,10 +104,12 @@ export async function withWorkersIfNeeded<T>(
     /* a runtime is already installed in this process (tests) */
   }
   const { connection } = await connectWorker();
+  servingHere = true;
   try {
     const workers = await createWorkers(connection, namespace, queues);
     return await runAll(workers, fn);
   } finally {
+    servingHere = false;
     await connection.close();
   }
 }

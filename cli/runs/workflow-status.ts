@@ -1,7 +1,7 @@
 // `physvec status <workflow-id>`: where a run is — status, stage, iteration, verdict and progress.
 // Answers within a few seconds even when no worker runs: a closed workflow's outcome is read from
 // its history (no query, no worker needed); a running one is queried only when a worker polls its
-// task queue, and then with a real gRPC deadline.
+// task queue, and then with a real gRPC deadline. People get a summary (status-summary.ts); --json the document.
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { connectClient, uiUrl } from '../../lib/temporal/connection.js';
 import { SA } from '../../temporal-config/search-attributes.js';
@@ -11,6 +11,7 @@ import { liveSimulations } from './live-simulations.js';
 import { retryingLlmCalls } from './live-llm-calls.js';
 import { workflowFailureCause } from '../failure.js';
 import { line, printJson } from '../output.js';
+import { statusLines } from './status-summary.js';
 
 /** How long a running workflow's progress query may take before status answers without it. */
 const QUERY_DEADLINE_MS = 3000;
@@ -58,17 +59,7 @@ export async function showWorkflowStatus(workflowId: string, opts: { json?: bool
       result,
     };
     if (opts.json) return printJson(summary);
-    line(`${workflowId} (${d.type}): ${d.status.name}; stage ${summary.stage ?? '-'} iteration ${summary.iteration ?? '-'} verdict ${summary.verdict ?? '-'}`);
-    line(`build: ${summary.build}${summary.servedBy.length > 1 ? ` (served by ${summary.servedBy.join(', ')})` : ''}`);
-    line(`UI: ${summary.ui}`);
-    const failed = (result as { failed?: { message: string; activity?: string; type?: string } } | null)?.failed;
-    if (failed) line(`failed${failed.activity ? ` in activity ${failed.activity}` : ''}: ${failed.message}${failed.type ? ` [${failed.type}]` : ''}`);
-    const tokens = (progress as { tokens?: unknown } | null)?.tokens ?? (result as { tokens?: unknown } | null)?.tokens;
-    if (tokens) line(`tokens: ${JSON.stringify(tokens)}`);
-    for (const s of summary.simulations) line(`simulation ${s.line}`);
-    for (const c of summary.llmCalls) line(c.line);
-    if (progress) line(`progress: ${'unavailable' in progress ? String(progress.unavailable) : JSON.stringify(progress, null, 2)}`);
-    if (result && !failed) line(`result: ${JSON.stringify(result, null, 2)}`);
+    for (const l of statusLines(summary)) line(l);
   } finally {
     await connection.close();
   }

@@ -110,6 +110,10 @@ export class PythonZygote {
       env: this.env,
       cwd: '/',
       stdio: ['pipe', 'pipe', 'inherit'],
+      // A session of its own: Ctrl-C in the terminal of a foreground `physvec reproduce` (SIGINT to the
+      // terminal's process group) must not reach the warm python, which would print KeyboardInterrupt
+      // tracebacks; it still dies with the worker (PDEATHSIG) and is killed by pid.
+      detached: true,
     });
     this.child = child;
     // Once ready, the worker may exit with the zygote waiting for work (it dies with the worker,

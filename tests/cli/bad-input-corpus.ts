@@ -208,6 +208,9 @@ export async function buildCorpus(ctx: CorpusContext): Promise<Case[]> {
   flag('worker --traces jaeger', ['worker', '--traces', 'jaeger'], /--traces: expected otlp, console or off, got "jaeger"/);
   flag('tasks validate (no root)', ['tasks', 'validate'], /missing required argument/);
   flag('status (no id)', ['status'], /missing required argument 'workflowId'/);
+  flag('stop (no id)', ['stop'], /missing required argument 'workflowId'/);
+  flag('approve (no id)', ['approve'], /missing required argument 'workflowId'/);
+  flag('resume (no id)', ['resume'], /missing required argument 'workflowId'/);
   flag('bench run --id <seeded> --tasks trotter', ['bench', 'run', '--id', ctx.seededCampaign, '--tasks', 'trotter'], new RegExp(`--id ${ctx.seededCampaign}: campaign .* exists with another selection; drop the other flags to resume it`));
   flag('report <unknown id>', ['report', 'no-such-run'], /no report for no-such-run under .*: the workflow has not finished, or ran with another PHYSVEC_STATE_DIR/);
   flag('results export <unknown id>', ['results', 'export', 'no-such-campaign'], /no campaign no-such-campaign in the results store/);
@@ -241,6 +244,12 @@ export async function buildCorpus(ctx: CorpusContext): Promise<Case[]> {
   server('bench status <id>, no server', ['bench', 'status', 'x'], 1, unreachable, { env: down });
   server('schedule list, no server', ['schedule', 'list'], 1, unreachable, { env: down });
   server('cassette export <id>, no server', ['cassette', 'export', 'x'], 1, unreachable, { env: down });
+  server('stop <id>, no server', ['stop', 'x'], 1, unreachable, { env: down });
+  server('approve <id>, no server', ['approve', 'x'], 1, unreachable, { env: down });
+  server('stop <unknown id>', ['stop', 'no-such-run'], 2, /no workflow no-such-run on the Temporal server: check the id with `physvec runs`/);
+  server('cancel <unknown id> --json', ['cancel', 'no-such-run', '--json'], 2, /no workflow no-such-run/, { json: true });
+  server('approve <unknown id>', ['approve', 'no-such-run'], 2, /no workflow no-such-run on the Temporal server/);
+  server('resume <unknown id>', ['resume', 'no-such-run'], 2, /no workflow no-such-run on the Temporal server/);
   server('status <unknown id>', ['status', 'no-such-run'], 2, /no workflow no-such-run on the Temporal server at .*: check the id with `physvec runs`/);
   server('status <unknown id> --json', ['status', 'no-such-run', '--json'], 2, /no workflow no-such-run/, { json: true });
   server('bench status <unknown id>', ['bench', 'status', 'no-such-campaign'], 2, /no campaign no-such-campaign: neither Temporal nor the results store/);
