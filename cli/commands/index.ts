@@ -17,6 +17,7 @@ export const COMMANDS: Record<string, Load> = {
   stop: () => import('./stop.js'),
   approve: () => import('./approve.js'),
   resume: () => import('./resume.js'),
+  upgrade: () => import('./upgrade.js'),
   tasks: () => import('./tasks.js'),
   report: () => import('./report.js'),
   cassette: () => import('./cassette.js'),

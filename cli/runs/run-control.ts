@@ -1,4 +1,4 @@
-// The bodies of `physvec stop|cancel`, `approve` and `resume` (cli/commands/ declares them): a person
+// The bodies of `physvec stop|cancel`, `approve`, `resume` and `upgrade` (cli/commands/ declares them): a person
 // steers a run without the raw `temporal` CLI. Stop cancels the workflow — the reproduction catches
 // the cancellation, writes its report and closes with Verdict `stopped`; approve and resume are the
 // human gates' signals (workflows/reproduction/progress.ts), for a run paused by `--pause-after`.
@@ -63,5 +63,15 @@ export async function signalGate(workflowId: string, gate: 'approve' | 'resume',
     if (opts.json) return printJson({ workflowId, signal: gate, note: opts.note ?? null, wasPaused: verdict === 'paused' });
     const notPaused = gate === 'resume' && verdict !== 'paused' ? ` (it was not paused: verdict ${verdict ?? '-'}; a later pause will not wait)` : '';
     line(`${gate} sent to ${workflowId}${notPaused}; \`physvec status ${workflowId}\` shows where it is`);
+  });
+}
+
+/** `upgrade`: moves a running run to another build (lib/temporal/upgrade-run.ts). */
+export async function upgradeRunVerb(workflowId: string, opts: { to: string; json?: boolean }): Promise<void> {
+  const { upgradeRun } = await import('../../lib/temporal/upgrade-run.js');
+  await withRun(workflowId, async (handle) => {
+    const r = await upgradeRun(handle.client.connection, handle.client.options.namespace, workflowId, opts.to);
+    if (opts.json) return printJson(r);
+    line(`${workflowId}: moved from build ${r.from} to ${r.to}; its next step runs on ${r.to}'s workers`);
   });
 }

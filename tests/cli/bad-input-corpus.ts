@@ -210,6 +210,7 @@ export async function buildCorpus(ctx: CorpusContext): Promise<Case[]> {
   flag('status (no id)', ['status'], /missing required argument 'workflowId'/);
   flag('stop (no id)', ['stop'], /missing required argument 'workflowId'/);
   flag('approve (no id)', ['approve'], /missing required argument 'workflowId'/);
+  flag('upgrade (no --to)', ['upgrade', 'x'], /required option '--to <build>' not specified/);
   flag('resume (no id)', ['resume'], /missing required argument 'workflowId'/);
   flag('bench run --id <seeded> --tasks trotter', ['bench', 'run', '--id', ctx.seededCampaign, '--tasks', 'trotter'], new RegExp(`--id ${ctx.seededCampaign}: campaign .* exists with another selection; drop the other flags to resume it`));
   flag('report <unknown id>', ['report', 'no-such-run'], /no report for no-such-run under .*: the workflow has not finished, or ran with another PHYSVEC_STATE_DIR/);
@@ -250,6 +251,7 @@ export async function buildCorpus(ctx: CorpusContext): Promise<Case[]> {
   server('cancel <unknown id> --json', ['cancel', 'no-such-run', '--json'], 2, /no workflow no-such-run/, { json: true });
   server('approve <unknown id>', ['approve', 'no-such-run'], 2, /no workflow no-such-run on the Temporal server/);
   server('resume <unknown id>', ['resume', 'no-such-run'], 2, /no workflow no-such-run on the Temporal server/);
+  server('upgrade <unknown id>', ['upgrade', 'no-such-run', '--to', 'b1'], 2, /no workflow no-such-run on the Temporal server/);
   server('status <unknown id>', ['status', 'no-such-run'], 2, /no workflow no-such-run on the Temporal server at .*: check the id with `physvec runs`/);
   server('status <unknown id> --json', ['status', 'no-such-run', '--json'], 2, /no workflow no-such-run/, { json: true });
   server('bench status <unknown id>', ['bench', 'status', 'no-such-campaign'], 2, /no campaign no-such-campaign: neither Temporal nor the results store/);
