@@ -4,13 +4,13 @@
 // Also: a bad address and a port in use are one clear line and exit 2.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import getPort from 'get-port';
 import { ensureServer, testClient } from '../helpers/temporal.js';
+import { spawnWorker } from '../helpers/worker-process.js';
 import { waitFor } from '../helpers/poll.js';
 import { parsePrometheus, total, type Sample } from '../helpers/prometheus.js';
 import { runCli } from '../cli/run-cli.js';
@@ -42,17 +42,11 @@ async function scrape(port: number): Promise<Sample[]> {
 test('a worker with --metrics serves SDK and physvec series with plausible values during and after a run', { timeout: 600_000 }, async (t) => {
   await ensureServer();
   const port = await getPort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'cli/main.ts'), 'worker', '--queue', 'all', '--metrics', `127.0.0.1:${port}`], {
-    env: { ...process.env, PHYSVEC_LOG_LEVEL: 'ERROR' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<void>((r) => proc.once('exit', () => r()));
-  let out = '';
-  proc.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+  const { proc, exited, output } = spawnWorker(['--queue', 'all', '--metrics', `127.0.0.1:${port}`]);
   const { client, connection } = await testClient();
   try {
-    await waitFor('the worker to poll', async () => (/polling/.test(out) ? true : undefined), 180_000, 200);
-    assert.match(out, new RegExp(`metrics at http://127\\.0\\.0\\.1:${port}/metrics`), 'the worker says where its metrics are');
+    await waitFor('the worker to poll', async () => (/polling/.test(output()) ? true : undefined), 180_000, 200);
+    assert.match(output(), new RegExp(`metrics at http://127\\.0\\.0\\.1:${port}/metrics`), 'the worker says where its metrics are');
     const idle = await scrape(port);
     assert.equal(total(idle, 'physvec_sandbox_runs_total'), 0, 'no sandbox run before the reproduction');
 

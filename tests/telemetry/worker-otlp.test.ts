@@ -4,11 +4,11 @@
 // and the sandbox-run span under it, in one trace.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import getPort from 'get-port';
 import { ensureServer, testClient } from '../helpers/temporal.js';
+import { spawnWorker } from '../helpers/worker-process.js';
 import { waitFor } from '../helpers/poll.js';
 import { startSmoke } from '../../cli/runs/smoke-run.js';
 import { repoRoot } from '../../lib/paths.js';
@@ -38,18 +38,12 @@ test('--traces otlp exports workflow and sandbox-run spans to OTEL_EXPORTER_OTLP
   });
   const port = await getPort();
   await new Promise<void>((r) => receiver.listen(port, '127.0.0.1', r));
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'cli/main.ts'), 'worker', '--queue', 'all', '--traces', 'otlp'], {
-    env: { ...process.env, PHYSVEC_LOG_LEVEL: 'ERROR', OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}` },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<void>((r) => proc.once('exit', () => r()));
-  let out = '';
-  proc.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+  const { proc, exited, output } = spawnWorker(['--queue', 'all', '--traces', 'otlp'], { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}` });
   const { client, connection } = await testClient();
   try {
     // A traced worker bundles its workflows itself (with the tracing interceptors).
-    await waitFor('the worker to poll', async () => (/polling/.test(out) ? true : undefined), 300_000, 200);
-    assert.match(out, /traces to otlp/);
+    await waitFor('the worker to poll', async () => (/polling/.test(output()) ? true : undefined), 300_000, 200);
+    assert.match(output(), /traces to otlp/);
     const { handle, workflowId } = await startSmoke(client, path.join(repoRoot, 'data/tasks/smoke/task_smoke_heisenberg_dimer.json'));
     const result = (await handle.result()) as SmokeResult;
     assert.equal(result.status, 'passed');
