@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BadInputError, badInputFromZod } from './errors.js';
 import { repoRoot } from './paths.js';
-import { PhysvecConfig } from '../schemas/config.js';
+import { MAX_DEADLINE_HOURS, PhysvecConfig } from '../schemas/config.js';
 import { ModelId } from '../schemas/llm.js';
 import { parseModelId } from './llm/model-id.js';
 
@@ -64,6 +64,8 @@ export interface CliOverrides {
   roleModel?: readonly string[];
   budgetTokens?: number;
   budgetUsd?: number;
+  /** --deadline-hours: how long after its start the run's LLM calls keep retrying a provider outage. */
+  deadlineHours?: number;
 }
 
 /** A new config with the CLI's flags applied; a bad flag is a BadInputError naming it. */
@@ -87,6 +89,10 @@ export function applyCliOverrides(config: PhysvecConfig, o: CliOverrides): Physv
   if (o.budgetUsd !== undefined) {
     if (!Number.isFinite(o.budgetUsd) || o.budgetUsd <= 0) throw new BadInputError(`--budget-usd: expected a positive number of dollars, got ${o.budgetUsd}`);
     budget.maxUsd = o.budgetUsd;
+  }
+  if (o.deadlineHours !== undefined) {
+    if (!Number.isFinite(o.deadlineHours) || o.deadlineHours <= 0 || o.deadlineHours > MAX_DEADLINE_HOURS) throw new BadInputError(`--deadline-hours: expected a positive number of hours up to ${MAX_DEADLINE_HOURS}, got ${o.deadlineHours}`);
+    budget.deadlineHours = o.deadlineHours;
   }
   return { ...config, llm, budget };
 }

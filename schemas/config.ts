@@ -72,11 +72,19 @@ export const LlmConfig = z
   .refine((c) => !('scripted' in c.providers), { message: '`scripted` is a built-in provider and cannot be redefined', path: ['providers', 'scripted'] });
 export type LlmConfig = z.infer<typeof LlmConfig>;
 
-/** Default limits of one reproduction; null = unlimited. CLI flags --budget-tokens/--budget-usd override them. */
+/** The longest run deadline (a year): a bound on a typo, not on real campaigns. */
+export const MAX_DEADLINE_HOURS = 24 * 365;
+
+/**
+ * Default limits of one reproduction; null = unlimited. CLI flags --budget-tokens/--budget-usd and
+ * --deadline-hours override them. `deadlineHours`: from the run's start, how long its LLM calls keep
+ * retrying a provider that is down or throttling — the run's only limit on a provider outage.
+ */
 export const BudgetConfig = z
   .object({
     maxTokens: z.number().int().positive().nullable().default(null),
     maxUsd: z.number().positive().nullable().default(null),
+    deadlineHours: z.number().positive().max(MAX_DEADLINE_HOURS).default(24),
   })
   .strict();
 export type BudgetConfig = z.infer<typeof BudgetConfig>;
@@ -99,7 +107,7 @@ export const SandboxConfig = z
 export const PhysvecConfig = z
   .object({
     llm: LlmConfig,
-    budget: BudgetConfig.default({ maxTokens: null, maxUsd: null }),
+    budget: BudgetConfig.default({ maxTokens: null, maxUsd: null, deadlineHours: 24 }),
     sandbox: SandboxConfig.default({ runTimeoutSeconds: 300 }),
   })
   .loose();

@@ -33,7 +33,8 @@ export const ReproductionInput = z.object({
   /** Absent: scaled (the command sequence of a default run does not change). */
   size: TaskSize.optional(),
   models: ModelChoice,
-  budget: z.object({ maxTokens: z.number().positive().optional(), maxUsd: z.number().positive().optional() }).default({}),
+  /** `deadlineMs`: from the run's start, how long LLM calls may keep retrying a provider outage (absent: 30 min per call, as before). */
+  budget: z.object({ maxTokens: z.number().positive().optional(), maxUsd: z.number().positive().optional(), deadlineMs: z.number().int().positive().optional() }).default({}),
   limits: PipelineLimits.partial().default({}),
   /** Stop after these stages and wait for a `resume` signal (human in the loop). */
   pauseAfter: z.array(PausableStage).default([]),

@@ -21,6 +21,7 @@ const Flags = z.object({
   size: TaskSize.default('scaled'),
   budgetUsd: z.coerce.number().positive().optional(),
   budgetTokens: z.coerce.number().int().positive().optional(),
+  deadlineHours: z.coerce.number().positive().optional(),
   runTimeout: z.coerce.number().int().positive().max(MAX_RUN_TIMEOUT_SECONDS).optional(),
   pauseAfter: z.array(PausableStage).default([]),
   workers: z.enum(['auto', 'in-process', 'external']).default('auto'),
@@ -81,6 +82,7 @@ export function register(program: Command): void {
     .option('--size <size>', 'scaled (the suite\'s size) | full (the task\'s full-size parameters; simulations on the large queue: `physvec worker --queue large`)', 'scaled')
     .option('--budget-usd <n>', 'stop cleanly (budget_exhausted) before spending more than this')
     .option('--budget-tokens <n>', 'stop cleanly (budget_exhausted) before using more tokens than this')
+    .option('--deadline-hours <h>', 'how long after its start the run\'s LLM calls keep retrying a provider that is down or throttling (default budget.deadlineHours of the config, 24)')
     .option('--run-timeout <seconds>', 'CPU-time limit of the script\'s sandbox runs (all its processes; default sandbox.runTimeoutSeconds of the config, 300); unit tests get a tenth')
     .option('--pause-after <stage>', 'pause after a stage and wait for a resume signal (repeatable)', (v: string, acc: string[]) => [...acc, v], [])
     .option('--workers <mode>', 'auto (run the workers here when none polls the queues), in-process, external (wait for `physvec worker` elsewhere)', 'auto')

@@ -81,7 +81,7 @@ export async function prepareReproduction(taskFile: string, opts: ReproduceOptio
     toolchain: opts.toolchain,
     ...(full ? { size: 'full' as const } : {}),
     models: { defaultModel: config.llm.defaultModel, roles: config.llm.roles },
-    budget: { maxTokens: config.budget.maxTokens ?? undefined, maxUsd: config.budget.maxUsd ?? undefined },
+    budget: { maxTokens: config.budget.maxTokens ?? undefined, maxUsd: config.budget.maxUsd ?? undefined, deadlineMs: Math.round(config.budget.deadlineHours * 3600_000) },
     limits: { runTimeoutMs: (opts.runTimeout ?? config.sandbox.runTimeoutSeconds) * 1000, ...opts.limits },
     pauseAfter: opts.pauseAfter ?? [],
   };

@@ -159,6 +159,8 @@ export async function buildCorpus(ctx: CorpusContext): Promise<Case[]> {
   flag('--run-timeout 0', reproduce(TEZUKA, '--run-timeout', '0'), /--run-timeout "0": expected a number > 0/);
   flag('--run-timeout soon', reproduce(TEZUKA, '--run-timeout', 'soon'), /--run-timeout "soon": expected a number/);
   flag('--run-timeout 2.5', reproduce(TEZUKA, '--run-timeout', '2.5'), /--run-timeout "2\.5": expected a whole number/);
+  flag('--deadline-hours 0', reproduce(TEZUKA, '--deadline-hours', '0'), /--deadline-hours "0": expected a number > 0/);
+  flag('--deadline-hours 100000', reproduce(TEZUKA, '--deadline-hours', '100000'), /--deadline-hours: expected a positive number of hours up to 8760, got 100000/);
   flag('--pause-after lunch', reproduce(TEZUKA, '--pause-after', 'lunch'), /--pause-after "lunch": expected one of author, programming/);
   flag('reproduce --workers some', reproduce(TEZUKA, '--workers', 'some'), /--workers "some": expected one of auto, in-process, external/);
   flag('--model acme:big', reproduce(TEZUKA, '--model', 'acme:big'), /--model: unknown provider "acme" .*known: scripted/);

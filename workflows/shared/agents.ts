@@ -1,7 +1,7 @@
 // One place where workflows talk to models: call keys (role/stage/iteration/seq), the per-role model
 // choice, the budget, and the ledger of tokens and dollars. An answer comes back typed by the output
 // schema it was asked for.
-import { proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities } from '@temporalio/workflow';
 import type { LlmActivities } from '../../activities/llm/index.js';
 import type { LlmMessage, LlmLedger, LlmResult, ToolSpec, TruthGuard } from '../../schemas/llm.js';
 import { llmOutputSchemas, type LlmOutput, type LlmOutputName } from '../../schemas/llm-outputs.js';
@@ -15,6 +15,11 @@ import { LLM_ACTIVITY } from '../../temporal-config/timeouts.js';
 import { perQueue } from './queues.js';
 
 const llm = perQueue((q) => proxyActivities<LlmActivities>({ ...LLM_ACTIVITY, taskQueue: q.orchestration }));
+
+/** From this patch on, a run with a deadline gives each LLM call the time left to it (histories before it replay with 30 min). */
+export const LLM_RUN_DEADLINE_PATCH = 'llm-run-deadline';
+/** The least an LLM call is given, even past the run's deadline: one real attempt and its retry, so the failure says what happened. */
+const MIN_CALL_DEADLINE_MS = 120_000;
 
 /** Thrown inside the workflow when the budget is spent; the workflow ends with status budget_exhausted. */
 export class BudgetStop extends Error {
@@ -45,7 +50,18 @@ export class Agents {
   /** Set once the task is prepared: what the LLM activity checks every script writer's prompt against. */
   truthGuard?: TruthGuard;
 
-  constructor(private readonly models: ModelChoice, private readonly budget: BudgetLimit) {}
+  /** When the run's deadline passes (its start + budget.deadlineMs): LLM calls retry a provider outage until then. */
+  private readonly deadlineAt?: number;
+
+  constructor(private readonly models: ModelChoice, private readonly budget: BudgetLimit & { deadlineMs?: number }) {
+    if (budget.deadlineMs !== undefined) this.deadlineAt = Date.now() + budget.deadlineMs;
+  }
+
+  /** The call's scheduleToClose: the time left to the run's deadline (the run's only limit on an outage), else LLM_ACTIVITY's 30 min. */
+  private callDeadline(): { scheduleToCloseTimeout?: number } {
+    if (this.deadlineAt === undefined || !patched(LLM_RUN_DEADLINE_PATCH)) return {};
+    return { scheduleToCloseTimeout: Math.max(MIN_CALL_DEADLINE_MS, this.deadlineAt - Date.now()) };
+  }
 
   modelFor(role: AgentRole): string {
     return this.models.roles[role] ?? this.models.defaultModel;
@@ -60,7 +76,7 @@ export class Agents {
       // The summary names the call in the Temporal UI: "LLM author/author 0 #1 (scripted:…)".
       const summary = `LLM ${role}/${stage} ${iteration} #${key.seq} (${model})`.slice(0, 200);
       const guard = this.truthGuard && SCRIPT_WRITING_ROLES.includes(role) ? { truthGuard: this.truthGuard } : {};
-      const r = await llm.callLlm.executeWithOptions({ summary }, [{ key, model, messages, ...opts, ...guard, budget: remainingBudget(this.budget, this.ledger) }]);
+      const r = await llm.callLlm.executeWithOptions({ summary, ...this.callDeadline() }, [{ key, model, messages, ...opts, ...guard, budget: remainingBudget(this.budget, this.ledger) }]);
       this.ledger = recordCall(this.ledger, key, r);
       this.scripted ||= r.scripted;
       // The activity validated the answer against the same schema; parsing it again here types it
