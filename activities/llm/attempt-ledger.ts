@@ -7,21 +7,10 @@
 // it wrote no transcript (an attempt that failed did), so it is counted apart — re-issued, its
 // tokens known only as far as its heartbeats told, or not at all.
 import { Context } from '@temporalio/activity';
-import { z } from 'zod';
-import { ArtifactRef } from '../../schemas/artifact.js';
-import { LlmUsage } from '../../schemas/llm.js';
+import { AttemptRecord, LlmCallDetails } from '../../schemas/llm-call-details.js';
+import type { LlmUsage } from '../../schemas/llm.js';
 import { addUsage, emptyUsage } from '../../lib/llm/accounting.js';
 
-export const AttemptRecord = z.object({ attempt: z.number().int().positive(), usage: LlmUsage, exchangeRef: ArtifactRef.optional() });
-export type AttemptRecord = z.infer<typeof AttemptRecord>;
-
-/**
- * Also in the details, for `physvec status` (cli/runs/live-llm-calls.ts): which call this is, and since
- * when its provider has been failing transiently (set by the first failed attempt, carried by each
- * later one until the call succeeds), so the status can say "provider unavailable for 4m10s".
- */
-export const LlmCallDetails = z.object({ llmAttempts: z.array(AttemptRecord), call: z.string().optional(), unavailableSince: z.number().optional() });
-export type LlmCallDetails = z.infer<typeof LlmCallDetails>;
 const LedgerDetails = LlmCallDetails;
 
 /** The activity context, or undefined when called outside a worker (unit tests call the function directly). */

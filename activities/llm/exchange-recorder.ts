@@ -5,7 +5,7 @@ import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { ArtifactRef } from '../../schemas/artifact.js';
 import type { HttpCallRecord, LlmCallKey, LlmExchange, LlmUsage, ToolCallRecord } from '../../schemas/llm.js';
 import { addUsage, emptyUsage, estimatedPart } from '../../lib/llm/accounting.js';
-import type { AttemptRecord } from './attempt-ledger.js';
+import type { AttemptRecord } from '../../schemas/llm-call-details.js';
 import { ProviderCallError, type ChatSession, type Turn, type TurnOptions } from './session.js';
 
 export interface ExchangeContext {

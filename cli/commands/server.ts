@@ -1,6 +1,5 @@
 // physvec server start|stop|status — the local Temporal dev server (SQLite under the state dir).
 import type { Command } from 'commander';
-import { RETIRED_SEARCH_ATTRIBUTES } from '../../temporal-config/search-attributes.js';
 // The dev-server module is imported when a sub-verb runs: `--help` loads only these declarations.
 const devServer = () => import('../../lib/temporal/dev-server.js');
 import { line, printJson, EXIT } from '../output.js';
@@ -29,7 +28,7 @@ export function register(program: Command): void {
     });
   server
     .command('retire-attributes')
-    .description(`remove the search attributes earlier builds wrote (${RETIRED_SEARCH_ATTRIBUTES.join(', ')}); only once no worker of such a build runs — they could not start runs without them`)
+    .description('remove the search attributes earlier builds wrote (Status); only once no worker of such a build runs — they could not start runs without them')
     .option('--json', 'print one JSON document')
     .action(async (opts: { json?: boolean }) => {
       const target = (await import('../../lib/temporal/connection.js')).temporalTarget();

@@ -6,7 +6,7 @@
 // provider outage is ridden out, without asking the workflow.
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
-import { LlmCallDetails } from '../../activities/llm/attempt-ledger.js';
+import { LlmCallDetails } from '../../schemas/llm-call-details.js';
 import { LLM_ERROR } from '../../lib/llm/failures.js';
 
 type PendingActivity = temporal.api.workflow.v1.IPendingActivityInfo;

@@ -2,7 +2,8 @@
 // heartbeats told them and "unknown" when they did not; the ledger and the report line carry it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lostAttempts, type AttemptRecord } from '../../activities/llm/attempt-ledger.js';
+import { lostAttempts } from '../../activities/llm/attempt-ledger.js';
+import type { AttemptRecord } from '../../schemas/llm-call-details.js';
 import { emptyLedger, emptyUsage, recordCall } from '../../lib/llm/accounting.js';
 import { lostLine } from '../../activities/pipeline/report.js';
 
