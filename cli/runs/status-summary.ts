@@ -72,7 +72,7 @@ export function statusLines(f: StatusFacts): string[] {
   const verdicts = p ? verdictsSoFar(p) : [];
   verdicts.forEach((v, i) => lines.push(`  ${i === 0 ? 'verdicts  ' : '          '} ${v}`));
   for (const s of f.simulations) lines.push(`  simulation ${s.line}`);
-  for (const c of f.llmCalls ?? []) lines.push(`  llm        ${c.line}`);
+  for (const c of f.llmCalls ?? []) lines.push(`  ${c.line}`);
   const tokens = p?.tokens ?? result?.tokens;
   if (tokens) lines.push(`  tokens     ${tokensText(tokens)}`);
   for (const h of p?.human ?? []) lines.push(`  person     ${h.kind} at ${h.stage}${h.note ? ` ("${h.note}")` : ''}`);

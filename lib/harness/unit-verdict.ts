@@ -46,6 +46,12 @@ export function judgeUnitRun(input: {
   const parts = harnessParts(input.harness.source);
   const part = parts[innermost.line] ?? 'workflow';
   if (part === 'underTest' || part === 'dependencies') {
+    // Stopped for time while the harness calls the function in a loop: the loop may be what never
+    // ended (the function returning each time), so it is not the function's failure.
+    const caller = [...frames].reverse().find((f) => parts[f.line] !== 'underTest' && parts[f.line] !== 'dependencies');
+    if (run.timedOut && caller && inLoop(input.harness.source, caller.line)) {
+      return { judge: 'undetermined', errors: `${stopped}the test harness calls ${target} in a loop (line ${caller.line}) that was still running: call it once, with small inputs:\n${tail}` };
+    }
     // Name the innermost element function among the script's frames (a helper's frame names itself).
     const scriptFrames = frames.filter((f) => parts[f.line] === 'underTest' || parts[f.line] === 'dependencies');
     const element = [...scriptFrames].reverse().find((f) => input.elementFunctions.has(f.fn));
@@ -56,4 +62,20 @@ export function judgeUnitRun(input: {
   if (!input.entryCallsTarget) return { judge: 'undetermined', errors: `${stopped}${notCalled}; it failed in the harness:\n${tail}` };
   const where = part === 'background' ? `the background function ${innermost.fn}` : `the entry point (${innermost.fn})`;
   return { judge: 'undetermined', errors: `${stopped}the test harness ${stopped ? 'was still running' : 'failed'} in ${where}, not in ${target}${stopped ? ': build smaller inputs in the entry point' : ''}:\n${tail}` };
+}
+
+/** Whether 1-based `line` of `source` sits in a `for`/`while` block (by indentation, within its function). */
+function inLoop(source: string, line: number): boolean {
+  const lines = source.split('\n');
+  const indentOf = (l: string) => l.length - l.trimStart().length;
+  let indent = indentOf(lines[line - 1] ?? '');
+  for (let k = line - 2; k >= 0 && indent > 0; k--) {
+    const l = lines[k]!;
+    if (!l.trim() || l.trimStart().startsWith('#') || indentOf(l) >= indent) continue;
+    indent = indentOf(l);
+    const head = l.trimStart();
+    if (/^(for|while|async\s+for)\b/.test(head)) return true;
+    if (/^(async\s+)?def\b/.test(head)) return false;
+  }
+  return false;
 }

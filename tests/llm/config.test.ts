@@ -17,12 +17,12 @@ test('the committed physvec.config.json is valid and prices its default model', 
   assert.ok(c.llm.providers.openai && c.llm.providers.gemini);
   assert.ok(c.llm.models[c.llm.defaultModel], `the default model ${c.llm.defaultModel} has a price`);
   assert.equal(c.llm.structuredRetries, 3);
-  assert.deepEqual(c.budget, { maxTokens: null, maxUsd: null });
+  assert.deepEqual(c.budget, { maxTokens: null, maxUsd: null, deadlineHours: 24 });
 });
 
 test('the root keeps sections it does not know; a typo inside a section is an error naming the field', () => {
-  const withOther = { ...committed(), sandbox: { memoryMb: 4096 } };
-  assert.deepEqual((validateConfig(withOther) as Record<string, unknown>).sandbox, { memoryMb: 4096 });
+  const withOther = { ...committed(), cluster: { memoryMb: 4096 } };
+  assert.deepEqual((validateConfig(withOther) as Record<string, unknown>).cluster, { memoryMb: 4096 });
   const typo = committed();
   typo.llm.structuredRetrys = 2;
   assert.throws(() => validateConfig(typo, 'physvec.config.json'), (err: Error) => err instanceof BadInputError && /physvec\.config\.json: llm: Unrecognized key: "structuredRetrys"/.test(err.message));
@@ -42,16 +42,17 @@ test('--model sets every role, then --role-model overrides single roles; budgets
   const base = validateConfig({ ...committed(), llm: { ...committed().llm, roles: { 'rubric-grader': 'gemini:gemini-2.5-pro' } } });
   assert.equal(roleModel(base, 'rubric-grader'), 'gemini:gemini-2.5-pro');
   assert.equal(roleModel(base, 'author'), base.llm.defaultModel);
-  const c = applyCliOverrides(base, { model: 'openai:gpt-5-mini', roleModel: ['author=qwen:qwen-max'], budgetTokens: 200000, budgetUsd: 2.5 });
+  const c = applyCliOverrides(base, { model: 'openai:gpt-5-mini', roleModel: ['author=qwen:qwen-max'], budgetTokens: 200000, budgetUsd: 2.5, deadlineHours: 6 });
   assert.equal(roleModel(c, 'rubric-grader'), 'openai:gpt-5-mini');
   assert.equal(roleModel(c, 'author'), 'qwen:qwen-max');
-  assert.deepEqual(c.budget, { maxTokens: 200000, maxUsd: 2.5 });
+  assert.deepEqual(c.budget, { maxTokens: 200000, maxUsd: 2.5, deadlineHours: 6 });
   assert.deepEqual(modelsForRoles(c, ['author', 'coder']).sort(), ['openai:gpt-5-mini', 'qwen:qwen-max']);
   assert.equal(base.llm.defaultModel, committed().llm.defaultModel, 'the input config is not modified');
   assert.throws(() => applyCliOverrides(base, { roleModel: ['author'] }), /--role-model author: expected <role>=<provider:model>/);
   assert.throws(() => applyCliOverrides(base, { model: 'gpt-5' }), /--model: "gpt-5" is not a model string/);
   assert.throws(() => applyCliOverrides(base, { model: 'mistral:large' }), /--model: unknown provider "mistral"/);
   assert.throws(() => applyCliOverrides(base, { budgetUsd: -1 }), /--budget-usd/);
+  assert.throws(() => applyCliOverrides(base, { deadlineHours: 0 }), /--deadline-hours: expected a positive number of hours/);
 });
 
 test('checkCredentials lists the missing key variables per model; scripted and keyless endpoints need none', () => {

@@ -125,7 +125,7 @@ test('callLlm under Temporal', { timeout: 180_000 }, async (t) => {
       } finally {
         process.stdout.write = write;
       }
-      assert.match(printed.join(''), /\nLLM call author plan #0: provider unavailable for \d+s, retrying \(attempt \d+/);
+      assert.match(printed.join(''), /\n\s*LLM call author plan #0: provider unavailable for \d+s, retrying \(attempt \d+/);
       const r = (await handle.result()) as LlmResult;
       assert.equal(r.text, 'back');
       assert.equal(r.attempt, 4);

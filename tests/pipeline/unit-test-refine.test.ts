@@ -24,7 +24,7 @@ const FAULTS = {
   import: { main: `def main():\n    from numpy.linalg import eigh_tridiagonal\n    print(${EFFECTOR}(np.diag([1.0, -1.0]))[0])\n`, error: /ImportError: cannot import name 'eigh_tridiagonal'/ },
   name: { main: `def main():\n    H = effector_verifier_missing(2)\n    print(${EFFECTOR}(H)[0])\n`, error: /NameError: name 'effector_verifier_missing' is not defined/ },
   arity: { main: `def main():\n    print(${EFFECTOR}(np.diag([1.0, -1.0]), 2)[0])\n`, error: /TypeError: effector_exact_diagonalization\(\) takes 1 positional argument but 2 were given/ },
-  timeout: { main: `def main():\n    while True:\n        ${EFFECTOR}(np.diag([1.0, -1.0]))\n`, error: /timed out after/ },
+  timeout: { main: `def main():\n    while True:\n        ${EFFECTOR}(np.diag([1.0, -1.0]))\n`, error: /exceeded its \d+ s CPU limit|timed out after/ },
 } as const;
 // The integration-level harness fault: the Author's script caches the spectra on disk in one run_
 // function and reads them in the next (main calls both). A level sliced to what its call depends on

@@ -71,6 +71,15 @@ describe('a unit test that never ends', () => {
     assert.match(v.errors, /exceeded its 5 s CPU limit .*the test harness was still running in the entry point \(main\), not in observable_energy: build smaller inputs/);
   });
 
+  test('calling a function that returns in a loop that never ends is the harness\'s fault, though the interrupt lands inside the function', async () => {
+    // The rule-based test writer's timeout mistake (tests/pipeline/unit-test-refine.test.ts): the loop, not observable_energy, never ends.
+    const { harness, digest, result } = await runHarness('observable_energy', 'def main():\n    while True:\n        observable_energy(sum(i * i for i in range(2000)))\n', 5_000);
+    assert.equal(result.killedReason, 'timeout');
+    const v = judgeUnitRun({ target: 'observable_energy', harness, entryCallsTarget: true, elementFunctions: elements, run: digest });
+    assert.equal(v.judge, 'undetermined', v.errors);
+    assert.equal(v.blame, undefined);
+  });
+
   test('without a traceback (older results, or a script that ignores the interrupt) it stays undetermined', () => {
     const digest = digestRun('unit:f', { exitCode: null, timedOut: true, killedReason: 'timeout', durationMs: 31_000, stdoutTail: '', stderrTail: '', files: [] } as never, { kind: 'unit', function: 'f' }, 30_000);
     const harness = buildUnitHarness({ structure, target: 'observable_energy', background: [], entryPoint: 'def main():\n    print(observable_energy(1.0))\n', language: 'python' });
