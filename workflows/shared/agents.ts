@@ -18,6 +18,8 @@ const llm = perQueue((q) => proxyActivities<LlmActivities>({ ...LLM_ACTIVITY, ta
 
 /** From this patch on, a run with a deadline gives each LLM call the time left to it (histories before it replay with 30 min). */
 export const LLM_RUN_DEADLINE_PATCH = 'llm-run-deadline';
+/** A run started without a deadline (campaign children, baselines): a day from its start, as the config's default. */
+const DEFAULT_RUN_DEADLINE_MS = 24 * 3600_000;
 /** The least an LLM call is given, even past the run's deadline: one real attempt and its retry, so the failure says what happened. */
 const MIN_CALL_DEADLINE_MS = 120_000;
 
@@ -50,16 +52,16 @@ export class Agents {
   /** Set once the task is prepared: what the LLM activity checks every script writer's prompt against. */
   truthGuard?: TruthGuard;
 
-  /** When the run's deadline passes (its start + budget.deadlineMs): LLM calls retry a provider outage until then. */
-  private readonly deadlineAt?: number;
+  /** When the run's deadline passes (its start + budget.deadlineMs, else a day): LLM calls retry a provider outage until then. */
+  private readonly deadlineAt: number;
 
   constructor(private readonly models: ModelChoice, private readonly budget: BudgetLimit & { deadlineMs?: number }) {
-    if (budget.deadlineMs !== undefined) this.deadlineAt = Date.now() + budget.deadlineMs;
+    this.deadlineAt = Date.now() + (budget.deadlineMs ?? DEFAULT_RUN_DEADLINE_MS);
   }
 
-  /** The call's scheduleToClose: the time left to the run's deadline (the run's only limit on an outage), else LLM_ACTIVITY's 30 min. */
+  /** The call's scheduleToClose: the time left to the run's deadline (the run's only limit on an outage); LLM_ACTIVITY's 30 min in histories before the patch. */
   private callDeadline(): { scheduleToCloseTimeout?: number } {
-    if (this.deadlineAt === undefined || !patched(LLM_RUN_DEADLINE_PATCH)) return {};
+    if (!patched(LLM_RUN_DEADLINE_PATCH)) return {};
     return { scheduleToCloseTimeout: Math.max(MIN_CALL_DEADLINE_MS, this.deadlineAt - Date.now()) };
   }
 
