@@ -51,3 +51,13 @@ export function tracebackFrames(stderr: string): TraceFrame[] {
 export function framesIn(frames: TraceFrame[], fileName: string): TraceFrame[] {
   return frames.filter((f) => f.file.split(/[\\/]/).pop() === fileName);
 }
+
+/**
+ * A traceback as a test writer is shown it: file paths cut to their base names (the sandbox's
+ * directories tell the writer nothing) and the warm runtime's own frame (zygote.py) left out.
+ */
+export function tracebackForWriter(traceback: string): string {
+  return traceback
+    .replace(/^ {2}File "[^"]*zygote\.py", line \d+, in \w+\n/gm, '')
+    .replace(/File "(?:[^"]*[\\/])?([^"\\/]+)"/g, 'File "$1"');
+}

@@ -1,4 +1,5 @@
 // Prompt of the convergence test (the Scientific verifier's last check): a variant main driven by a knob.
+import { tracebackForWriter } from '../../lib/harness/traceback.js';
 import type { LlmMessage } from '../../schemas/llm.js';
 import type { ArtifactRef } from '../../schemas/artifact.js';
 import { PARAM_ENV, RESULT_MARKER } from '../../schemas/script-markers.js';
@@ -18,6 +19,6 @@ export function convergencePrompt(script: ArtifactRef, c: { id: string; content:
 export function convergenceRefinePrompt(script: ArtifactRef, c: { id: string; content: string; parameter: string; criteria: string }, failed: { main: string; error: string }): LlmMessage[] {
   return [
     ...convergencePrompt(script, c),
-    { role: 'user', content: `Your variant failed in its own code (not in the script's functions), so it measured nothing. Rewrite the main and the schedule so it runs and prints the monitored value.\n\nyour main:\n${failed.main}\n\nits error:\n${failed.error}` },
+    { role: 'user', content: `Your variant failed in its own code (not in the script's functions), so it measured nothing. Rewrite the main and the schedule so it runs and prints the monitored value.\n\nyour main:\n${failed.main}\n\nits error:\n${tracebackForWriter(failed.error)}` },
   ];
 }

@@ -1,5 +1,6 @@
 // Prompts of the Programming verifier: unit-test entry points, their refine, and the repair of what
 // the unit and integration tests found. Large inputs (script, report) are artifact references.
+import { tracebackForWriter } from '../../lib/harness/traceback.js';
 import type { LlmMessage } from '../../schemas/llm.js';
 import type { ArtifactRef } from '../../schemas/artifact.js';
 import type { TaskContext, ProgrammingReport } from '../../schemas/pipeline.js';
@@ -48,17 +49,12 @@ export function unitRefinePrompt(ctx: TaskContext, script: ArtifactRef, failures
       content: [
         { text: 'These entry points failed inside the test harness (in the entry point or a background function, not in the function under test), so they tested nothing. Rewrite each of them so it runs and calls its function under test:' },
         ...failures.flatMap((f) => [
-          { text: `--- ${f.function}\nyour entry point:\n${f.main}\nits error:\n${shortPaths(f.errors)}${f.harnessRef ? '\nthe harness it ran in (the verifier library\'s code left out):' : ''}` },
+          { text: `--- ${f.function}\nyour entry point:\n${f.main}\nits error:\n${tracebackForWriter(f.errors)}${f.harnessRef ? '\nthe harness it ran in (the verifier library\'s code left out):' : ''}` },
           ...(f.harnessRef ? [{ artifact: f.harnessRef, label: `harness of ${f.function}` }] : []),
         ]),
       ],
     },
   ];
-}
-
-/** A traceback's file paths cut to their base names (the sandbox's directories tell the writer nothing). */
-function shortPaths(traceback: string): string {
-  return traceback.replace(/File "(?:[^"]*[\\/])?([^"\\/]+)"/g, 'File "$1"');
 }
 
 export function programmingRepairPrompt(script: ArtifactRef, report: ProgrammingReport): LlmMessage[] {
