@@ -50,7 +50,8 @@ export function judgeUnitRun(input: {
     // ended (the function returning each time), so it is not the function's failure.
     const caller = [...frames].reverse().find((f) => parts[f.line] !== 'underTest' && parts[f.line] !== 'dependencies');
     if (run.timedOut && caller && inLoop(input.harness.source, caller.line)) {
-      return { judge: 'undetermined', errors: `${stopped}the test harness calls ${target} in a loop (line ${caller.line}) that was still running: call it once, with small inputs:\n${tail}` };
+      // Where the interrupt landed inside the function says nothing here: the loop's line and the last frames suffice.
+      return { judge: 'undetermined', errors: `${stopped}the test harness calls ${target} in a loop (line ${caller.line}) that was still running: call it once, with small inputs:\n${lastLines(run.stderrTail, 4)}` };
     }
     // Name the innermost element function among the script's frames (a helper's frame names itself).
     const scriptFrames = frames.filter((f) => parts[f.line] === 'underTest' || parts[f.line] === 'dependencies');
