@@ -42,13 +42,15 @@ export const agentOutputSchemas = {
     verdicts: z.array(z.object({ case: z.string(), judge: z.enum(['correct', 'wrong', 'undetermined']), reason: z.string() })),
   }),
   'convergence-variant': z.object({
-    main: z.string().describe('a replacement `main` that reads the knob from the environment variable PHYSVEC_PARAM and prints the monitored value as `PHYSVEC_RESULT <number>`'),
+    // The instructions (convergence-prompts.ts) say what the main and the monitor are: the schema does
+    // not repeat them, since it is billed with every call (a rewrite's included).
+    main: z.string().describe('the replacement `main`'),
     schedule: z.object({
       start: z.number().describe('first value of the knob'),
-      factor: z.number().optional().describe('multiply by this each step (use this or step)'),
-      step: z.number().optional().describe('add this each step'),
+      factor: z.number().optional().describe('multiply each step (or: step)'),
+      step: z.number().optional().describe('add each step'),
       max: z.number().describe('the largest value to try'),
     }),
-    monitor: z.string().optional().describe("the name of the script's own `PHYSVEC_RESULT` line that prints the monitored quantity at the script's own setting"),
+    monitor: z.string().optional().describe("the name in the script's own matching `PHYSVEC_RESULT` line"),
   }),
 } satisfies Record<string, z.ZodType>;

@@ -12,7 +12,7 @@ import { parseTruth, compareNumeric, checkProperty } from '../../lib/tasks/truth
 import { readAnswer, type AnswerRef } from './answers.js';
 import { extensionOf, loadStructure } from './script-summary.js';
 import { jobId, type JobPurpose } from '../../schemas/job-purpose.js';
-import { variantFailure, variantLines, type VariantLines } from '../../lib/harness/variant-verdict.js';
+import { variantFailure, variantFaultReason, variantLines, type VariantLines } from '../../lib/harness/variant-verdict.js';
 import { withCallRecording } from '../../lib/harness/call-recording.js';
 
 /** One replacement `main` per case, as the assertion writer answers or as a reference folder holds them. */
@@ -115,7 +115,7 @@ export function checkAssertions(input: {
     const lines = input.lines?.find((l) => l.case === c.id);
     const failure = lines && run.exitCode !== 0 ? variantFailure(lines, run) : undefined;
     if (failure?.fault === 'variant') {
-      verdicts.push({ ...base, judge: 'undetermined', method: 'none', variantFault: true, reason: `the variant failed in ${failure.where}, not in the script's functions (exit ${run.exitCode}):\n${lastLines(run.stderrTail, 12)}`, exitCode: run.exitCode });
+      verdicts.push({ ...base, judge: 'undetermined', method: 'none', variantFault: true, reason: variantFaultReason(failure.where, run), exitCode: run.exitCode });
       continue;
     }
     if (run.exitCode !== 0) {

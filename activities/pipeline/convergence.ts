@@ -13,8 +13,7 @@ import { observedNumbers } from './assertions.js';
 import { extensionOf, loadStructure } from './script-summary.js';
 import { jobId, type JobPurpose } from '../../schemas/job-purpose.js';
 import { RESULT_MARKER } from '../../schemas/script-markers.js';
-import { variantFailure, variantLines, type VariantLines } from '../../lib/harness/variant-verdict.js';
-import { lastLines } from '../../lib/verification/suspects.js';
+import { variantFailure, variantFaultReason, variantLines, type VariantLines } from '../../lib/harness/variant-verdict.js';
 
 /** A convergence variant: the replacement main and the schedule of knob values it is escalated along. */
 export type ConvergenceVariant = z.infer<(typeof agentOutputSchemas)['convergence-variant']>;
@@ -78,5 +77,5 @@ export function convergenceStep(input: { criteria: string; previous: unknown; ru
 function writerFault(lines: VariantLines, run: RunDigest, printedNumber: boolean): string | undefined {
   if (run.exitCode === 0) return printedNumber ? undefined : `the variant ran but printed no numeric ${RESULT_MARKER} line`;
   const failure = variantFailure(lines, run);
-  return failure.fault === 'variant' ? `the variant failed in ${failure.where}, not in the script's functions (exit ${run.exitCode}):\n${lastLines(run.stderrTail, 12)}` : undefined;
+  return failure.fault === 'variant' ? variantFaultReason(failure.where, run) : undefined;
 }

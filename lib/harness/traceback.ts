@@ -54,10 +54,12 @@ export function framesIn(frames: TraceFrame[], fileName: string): TraceFrame[] {
 
 /**
  * A traceback as a test writer is shown it: file paths cut to their base names (the sandbox's
- * directories tell the writer nothing) and the warm runtime's own frame (zygote.py) left out.
+ * directories tell the writer nothing), the warm runtime's own frame (zygote.py) and the module-level
+ * frame that only calls main (the writer's own entry call: it locates nothing) left out.
  */
 export function tracebackForWriter(traceback: string): string {
   return traceback
     .replace(/^ {2}File "[^"]*zygote\.py", line \d+, in \w+\n/gm, '')
+    .replace(/^ {2}File "[^"]*", line \d+, in <module>\n {4}main\(\)\n(?: {4}\^+\n)?/gm, '')
     .replace(/File "(?:[^"]*[\\/])?([^"\\/]+)"/g, 'File "$1"');
 }

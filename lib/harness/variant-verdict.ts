@@ -4,7 +4,8 @@
 // about the script; inside an element, run_ or helper function, or the script's top-level code → the
 // script failed. Library frames below say what failed, not whose fault. No frame in the file (killed,
 // timed out, no traceback) → the script's, as before: nothing shows the variant did it.
-import { framesIn, tracebackFrames } from './traceback.js';
+import { framesIn, tracebackForWriter, tracebackFrames } from './traceback.js';
+import { lastLines } from '../verification/suspects.js';
 import type { ScriptStructure } from '../../schemas/script-structure.js';
 
 /** Where a variant's own code is, in the variant file that ran (1-based, inclusive lines). */
@@ -34,4 +35,24 @@ export function variantLines(caseId: string, file: string, variant: Pick<ScriptS
   if (!variant.main) return undefined;
   const span = (s: { startLine: number; endLine: number }) => ({ startLine: s.startLine, endLine: s.endLine });
   return { case: caseId, file, main: span(variant.main.span), ...(variant.entryPointCall ? { entry: span(variant.entryPointCall.span) } : {}) };
+}
+
+/** Why a variant failed in its own code, for the report: where, the exit, the traceback's last lines. */
+export function variantFaultReason(where: string, run: { exitCode: number | null; stderrTail: string }): string {
+  return `the variant failed in ${where}, not in the script's functions (exit ${run.exitCode}):\n${lastLines(run.stderrTail, 12)}`;
+}
+
+const REASON_HEAD = /^the variant failed in (.+), not in the script's functions \(exit (-?\d+|null)\):\n/;
+const MAIN_LINE = /^the variant's main \(line (\d+) of it\)$/;
+
+/**
+ * The same reason as its writer is shown it: the place said as the writer knows it ("line 5 of your
+ * main"; the prompt already says the fault is its own, not the script's) and the traceback trimmed.
+ */
+export function variantFaultForWriter(reason: string): string {
+  const head = REASON_HEAD.exec(reason);
+  if (!head) return tracebackForWriter(reason);
+  const line = MAIN_LINE.exec(head[1]!);
+  const where = line ? `line ${line[1]} of your main` : head[1]!.replace("the variant's main", 'your main');
+  return `${where} (exit ${head[2]}):\n${tracebackForWriter(reason.slice(head[0].length))}`;
 }

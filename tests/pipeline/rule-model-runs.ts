@@ -6,7 +6,8 @@ import path from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
 import { ensureServer, testClient, workflowBundle } from '../helpers/temporal.js';
 import { startFakeOpenAI } from '../helpers/fake-openai-server.js';
-import type { ReplySource } from '../helpers/fake-llm-http.js';
+import type { ReceivedRequest, ReplySource } from '../helpers/fake-llm-http.js';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { createWorkers } from '../../workers/create-workers.js';
 import { startReproduction } from '../../cli/runs/reproduction-run.js';
 import { repoRoot } from '../../lib/paths.js';
@@ -73,6 +74,17 @@ export async function runScenarios<L, S extends string>(
     await wconn.close();
   }
   return runs as Record<S, RuleRun<L>>;
+}
+
+/**
+ * Input tokens of a request as an OpenAI model bills them: the o200k_base tokens of each message's
+ * content (3 a message and 3 to prime the answer) plus the tools and the structured-output schema,
+ * which the provider adds to the prompt — so a rewrite's cost includes its schema, as it would.
+ */
+export function promptTokens(req: ReceivedRequest): number {
+  const messages = req.body.messages as { content: unknown }[];
+  const text = (v: unknown) => (v === undefined ? 0 : encode(typeof v === 'string' ? v : JSON.stringify(v)).length);
+  return messages.reduce((n, m) => n + 3 + text(m.content), 3) + text(req.body.tools) + text(req.body.response_format);
 }
 
 /** Input tokens a fault run spent over the clean run, as a fraction of the clean run's. */

@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chatReply } from '../helpers/fake-openai-server.js';
 import type { ReceivedRequest } from '../helpers/fake-llm-http.js';
-import { GOOD_SCRIPT, PLAN, SUMMARY, byRole, runScenarios, tokenOverhead, type RuleRun } from './rule-model-runs.js';
+import { GOOD_SCRIPT, PLAN, SUMMARY, byRole, promptTokens, runScenarios, tokenOverhead, type RuleRun } from './rule-model-runs.js';
 
 const GOOD_OBSERVABLE = 'def observable_ground_energy(energies):\n    return float(energies[0])\n';
 // The Author's own fault: indexing past the spectrum (a crash the unit and integration tests catch).
@@ -55,7 +55,7 @@ function promptOf(req: ReceivedRequest): string {
 function rules(scenario: Scenario) {
   const log = { refinePrompts: 0, refineTokens: 0, repairs: 0, emptyRepairs: 0, effectorWritten: 0 };
   const reply = (req: ReceivedRequest) => {
-    const usage = { prompt: 800 + Math.round(promptOf(req).length / 4), completion: 120 };
+    const usage = { prompt: promptTokens(req), completion: 120 };
     const schema = req.body.response_format?.json_schema?.name as string;
     const answer = (json: unknown) => chatReply({ content: JSON.stringify(json), usage });
     switch (schema) {

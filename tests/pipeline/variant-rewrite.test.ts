@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chatReply } from '../helpers/fake-openai-server.js';
 import type { ReceivedRequest } from '../helpers/fake-llm-http.js';
-import { GOOD_SCRIPT, PLAN, SUMMARY, TASK, byRole, runScenarios, tokenOverhead, type RuleRun } from './rule-model-runs.js';
+import { GOOD_SCRIPT, PLAN, SUMMARY, TASK, byRole, promptTokens, runScenarios, tokenOverhead, type RuleRun } from './rule-model-runs.js';
 
 const ENTRIES: { function: string; main: string }[] = byRole('unit-test-writer').entries;
 const GOOD_VARIANTS: { variants: { case: string; main: string }[] } = byRole('assertion-writer');
@@ -51,7 +51,7 @@ function rules(scenario: Scenario) {
     assert.match(text, FAULTS[scenario].error, 'the writer is shown its own error');
   };
   const reply = (req: ReceivedRequest) => {
-    const usage = { prompt: 800 + Math.round(promptOf(req).length / 4), completion: 120 };
+    const usage = { prompt: promptTokens(req), completion: 120 };
     const schema = req.body.response_format?.json_schema?.name as string;
     const answer = (json: unknown) => chatReply({ content: JSON.stringify(json), usage });
     const text = promptOf(req);
@@ -67,7 +67,7 @@ function rules(scenario: Scenario) {
       case 'variant-mains': {
         if (/failed in their own code/.test(text)) {
           rewrite(text);
-          assert.match(text, /the variant's main/, 'the error is placed in the variant\'s main');
+          assert.match(text, /its error, at line 3 of your main \(exit 1\)/, 'the error is placed in the writer\'s own main, at its line');
           return answer(GOOD_VARIANTS);
         }
         return answer(scenario === 'variant' ? BAD_VARIANTS : GOOD_VARIANTS);
@@ -117,6 +117,8 @@ test('a variant or convergence main (or schedule) that fails in its own code is 
     assert.equal(fault.report.scientific.length, clean.report.scientific.length, `${s}: no scientific iteration spent on the fault`);
     assert.equal(fault.log.rewrites, 1, `${s}: the writer was shown its error once and its rewrite decided`);
     assert.equal(fault.requests, clean.requests + 1, `${s}: the fault costs exactly one model call: the rewrite`);
+    const overhead = tokenOverhead(clean, fault);
+    assert.ok(overhead <= 0.1, `${s}: the writer's fault costs ${(100 * overhead).toFixed(1)} % more input tokens (goal ≤ 10 %)`);
     assert.equal(fault.report.convergence[0].converged, true, `${s}: the convergence case converged (with the rewrite)`);
   }
 });

@@ -1,12 +1,12 @@
 // Prompt of the convergence test (the Scientific verifier's last check): a variant main driven by a knob.
-import { tracebackForWriter } from '../../lib/harness/traceback.js';
+import { variantFaultForWriter } from '../../lib/harness/variant-verdict.js';
 import type { LlmMessage } from '../../schemas/llm.js';
 import type { ArtifactRef } from '../../schemas/artifact.js';
 import { PARAM_ENV, RESULT_MARKER } from '../../schemas/script-markers.js';
 
 export function convergencePrompt(script: ArtifactRef, c: { id: string; content: string; parameter: string; criteria: string }): LlmMessage[] {
   return [
-    { role: 'system', content: `You are the Scientific verifier running a convergence test. Write a replacement \`main\` that reads the knob from the environment variable ${PARAM_ENV}, runs the calculation and prints the monitored value as \`${RESULT_MARKER} <number>\`; propose the schedule of knob values, and name (\`monitor\`) the \`${RESULT_MARKER}\` line of the script's own main that prints the same quantity at the script's own setting, so the two can be compared.` },
+    { role: 'system', content: `You are the Scientific verifier running a convergence test. Write a replacement \`main\` that reads the knob from the environment variable ${PARAM_ENV}, runs the calculation and prints the monitored value as \`${RESULT_MARKER} <number>\`; propose the schedule of knob values, and as \`monitor\` name the script's own \`${RESULT_MARKER}\` line for the same quantity (the two are compared).` },
     { role: 'user', content: [{ text: 'The script:' }, { artifact: script, label: 'script' }] },
     { role: 'user', content: `${c.id}\nmonitor: ${c.content}\nknob: ${c.parameter}\ncriterion: ${c.criteria}` },
   ];
@@ -19,6 +19,6 @@ export function convergencePrompt(script: ArtifactRef, c: { id: string; content:
 export function convergenceRefinePrompt(script: ArtifactRef, c: { id: string; content: string; parameter: string; criteria: string }, failed: { main: string; error: string }): LlmMessage[] {
   return [
     ...convergencePrompt(script, c),
-    { role: 'user', content: `Your variant failed in its own code (not in the script's functions), so it measured nothing. Rewrite the main and the schedule so it runs and prints the monitored value.\n\nyour main:\n${failed.main}\n\nits error:\n${tracebackForWriter(failed.error)}` },
+    { role: 'user', content: `Your variant failed in its own code, not in the script's functions: it measured nothing. Rewrite the main and the schedule.\n\nyour main:\n${failed.main}\nits error, at ${variantFaultForWriter(failed.error)}` },
   ];
 }

@@ -1,6 +1,6 @@
 // Prompts of the Scientific verifier: rubric grading and its consistency pass, the physical-assertion
 // variants, the qualitative judge, and the repair. Truths never reach an agent that edits the script.
-import { tracebackForWriter } from '../../lib/harness/traceback.js';
+import { variantFaultForWriter } from '../../lib/harness/variant-verdict.js';
 import type { LlmMessage } from '../../schemas/llm.js';
 import type { ArtifactRef } from '../../schemas/artifact.js';
 import type { AssertionVerdict, RubricOutcome } from '../../schemas/pipeline.js';
@@ -44,7 +44,7 @@ export function variantsRefinePrompt(script: ArtifactRef, failures: { case: stri
       role: 'user',
       content: [
         'These replacement mains failed in their own code (not in the script\'s functions), so they checked nothing. Rewrite each of them so it runs, calls the script\'s functions unchanged and prints the asked quantity:',
-        ...failures.map((f) => `--- ${f.case}\nyour main:\n${f.main}\nits error:\n${tracebackForWriter(f.errors)}`),
+        ...failures.map((f) => `--- ${f.case}\nyour main:\n${f.main}\nits error, at ${variantFaultForWriter(f.errors)}`),
       ].join('\n\n'),
     },
   ];
