@@ -1,5 +1,6 @@
 // The activity's side of budgets: refuse a call whose estimated cost exceeds what is left.
-// Estimate = input characters / 4 + the output cap (maxOutputTokens, else llm.outputTokensEstimate).
+// Estimate = the conversation's tokens under the model's encoding (prompt-size.ts) + the output cap
+// (maxOutputTokens, else llm.outputTokensEstimate).
 // The same estimate is used for every provider, the scripted one included, so a replay takes the same decisions.
 import type { ModelInfo } from '../../schemas/config.js';
 import type { LlmBudget, LlmUsage } from '../../schemas/llm.js';
@@ -11,8 +12,8 @@ export interface CallEstimate {
   outputTokens: number;
 }
 
-export function estimateCall(inputChars: number, outputCap: number): CallEstimate {
-  return { inputTokens: Math.ceil(inputChars / 4), outputTokens: outputCap };
+export function estimateCall(inputTokens: number, outputCap: number): CallEstimate {
+  return { inputTokens, outputTokens: outputCap };
 }
 
 export interface Refusal {

@@ -16,6 +16,7 @@ import { isScriptedModel, parseModelId } from '../../lib/llm/model-id.js';
 import { shapeAnswer } from './answer-shape.js';
 import { activityContext, heartbeatLedger, lostAttempts, priorAttempts, sumAttempts, unavailableSince } from './attempt-ledger.js';
 import { budgetRefusal, estimateCall } from './budget-guard.js';
+import { PromptSize } from './prompt-size.js';
 import { CassetteError, findEntry, loadCassette, loadRunCassette, noMatchMessage, resolveCassettePath } from './cassette.js';
 import { EndpointError, missingKey, resolveEndpoint, type Env } from '../../lib/llm/endpoint.js';
 import { LlmCallError, fatalWithoutUsage, isTransient, providerFailure, refusalFailure, type RetryFacts } from './errors.js';
@@ -48,7 +49,7 @@ const ATTEMPT_MARGIN_MS = 10_000;
 
 /** What the conversation loop knows when a call fails: the conversation's size, for a context-length failure. */
 interface ConverseState {
-  inputChars?: number;
+  prompt?: PromptSize;
 }
 
 export async function callLlm(deps: LlmDeps, input: LlmRequest): Promise<LlmResult> {
@@ -116,7 +117,7 @@ export async function callLlm(deps: LlmDeps, input: LlmRequest): Promise<LlmResu
       if (err instanceof CassetteError) return refusalFailure(new LlmCallError(LLM_ERROR.cassette, err.message), d);
       if (err instanceof ProviderCallError && !cancelled) {
         const ep = scripted ? undefined : safeEndpoint(deps, req.model);
-        const ctxInfo = { modelId: req.model, provider, baseUrl: ep?.baseUrl, apiKeyEnv: ep?.apiKeyEnv ?? null, role: req.key.role, promptChars: state.inputChars, contextWindow: info?.contextWindow, retry: retryFacts };
+        const ctxInfo = { modelId: req.model, provider, baseUrl: ep?.baseUrl, apiKeyEnv: ep?.apiKeyEnv ?? null, role: req.key.role, prompt: state.prompt?.describe(), contextWindow: info?.contextWindow, retry: retryFacts };
         return providerFailure(err, ctxInfo, d);
       }
       return undefined;
@@ -193,15 +194,16 @@ async function converse(
     throw new LlmCallError(LLM_ERROR.fatal, `callLlm: a message refers to an artifact that cannot be read: ${(err as Error).message}`);
   }
   // Provider-independent size of the conversation, grown with tool results and re-asks (budget estimate).
-  let inputChars = messages.reduce((n, m) => n + m.text.length, 0) + (req.tools ? JSON.stringify(req.tools).length : 0);
-  state.inputChars = inputChars;
+  const prompt = new PromptSize(req.model);
+  for (const m of messages) prompt.add([m.text]);
+  if (req.tools) prompt.add([JSON.stringify(req.tools)]);
+  state.prompt = prompt;
   // The cap sent with the next turn: the request's, raised after a cut-off answer (never re-sent under the same cap).
   let cap = req.maxOutputTokens;
   let outputCap = cap ?? llm.outputTokensEstimate;
   const info = modelInfo(llm.models, req.model);
   const guard = () => {
-    state.inputChars = inputChars;
-    const refusal = budgetRefusal(req.budget, spent(), estimateCall(inputChars, outputCap), info, req.model);
+    const refusal = budgetRefusal(req.budget, spent(), estimateCall(prompt.tokens, outputCap), info, req.model);
     if (refusal) throw new LlmCallError(refusal.fatal ? LLM_ERROR.fatal : LLM_ERROR.budget, `budget exhausted at ${callKeyString(req.key)}: ${refusal.message}`);
   };
   guard();
@@ -249,7 +251,7 @@ async function converse(
     }
 
     if (turn.toolCalls.length && toolsAllowed) {
-      inputChars += await runTools(deps, req, session, turn, round, rec);
+      for (const added of await runTools(deps, req, session, turn, round, rec)) prompt.add(added);
       round++;
       purpose = 'tool-round';
       guard();
@@ -275,7 +277,8 @@ async function converse(
     rec.retried();
     const feedback = reaskFeedback(check.error);
     session.addReask(turn, feedback);
-    inputChars += turn.text.length + feedback.length;
+    prompt.add([turn.text]);
+    prompt.add([feedback]);
     purpose = 'reask';
     guard();
   }
@@ -344,7 +347,7 @@ async function openSession(deps: LlmDeps, req: LlmRequest, init: SessionInit): P
 }
 
 /** Runs a round's tool calls (in parallel), hands the results to the session; returns the characters added. */
-async function runTools(deps: LlmDeps, req: LlmRequest, session: ChatSession, turn: Turn, round: number, rec: ExchangeRecorder): Promise<number> {
+async function runTools(deps: LlmDeps, req: LlmRequest, session: ChatSession, turn: Turn, round: number, rec: ExchangeRecorder): Promise<string[][]> {
   const offered = new Set((req.tools ?? []).map((t) => t.name));
   const results = await Promise.all(
     turn.toolCalls.map(async (call) => {
@@ -365,5 +368,6 @@ async function runTools(deps: LlmDeps, req: LlmRequest, session: ChatSession, tu
     rec.toolCall({ round, name: call.name, args: call.args, resultPreview: output.slice(0, TOOL_RESULT_PREVIEW_CHARS) }, output);
   }
   session.addToolResults(turn, results);
-  return results.reduce((n, r) => n + r.output.length + JSON.stringify(r.call.args ?? null).length, 0);
+  // What the conversation grew by: each call's arguments (in the model's turn) and its result.
+  return results.map((r) => [JSON.stringify(r.call.args ?? null), r.output]);
 }

@@ -25,8 +25,8 @@ export interface ProviderContext {
   apiKeyEnv: string | null;
   /** The agent role that asked (for advice naming --role-model). */
   role?: string;
-  /** The conversation's size when the call failed (for a context-length failure). */
-  promptChars?: number;
+  /** The conversation's size when the call failed, described (for a context-length failure: prompt-size.ts). */
+  prompt?: string;
   /** The model's context window from physvec.config.json (llm.models), if known. */
   contextWindow?: number;
   /** The activity's retry facts; absent outside a worker. */
@@ -134,7 +134,7 @@ export function providerFailure(err: ProviderCallError, ctx: ProviderContext, de
   const status = err.status;
   let advice: string;
   if (isContextLength(err)) {
-    const tokens = ctx.promptChars !== undefined ? `~${Math.ceil(ctx.promptChars / 4)} tokens (estimated from its ${ctx.promptChars} characters)` : 'too long';
+    const tokens = ctx.prompt ?? 'too long';
     const window = ctx.contextWindow !== undefined ? `${ctx.contextWindow} tokens` : `not in physvec.config.json (llm.models["${ctx.modelId}"].contextWindow)`;
     advice =
       `the prompt is ${tokens} and does not fit the context window of ${ctx.modelId} (${window}): shorten the input (a shorter paper excerpt, fewer or smaller attached files) ` +

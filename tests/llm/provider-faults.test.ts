@@ -225,7 +225,12 @@ for (const p of PROVIDERS) {
     assert.equal(f.type, 'LlmFatalError');
     assert.equal(f.nonRetryable, true);
     const window = p.name === 'openai' ? 128000 : 1048576;
-    assert.match(f.message, new RegExp(`the prompt is ~\\d+ tokens \\(estimated from its \\d+ characters\\) and does not fit the context window of ${p.model} \\(${window} tokens\\)`));
+    // The size is counted with a tokenizer (o200k_base: an approximation for fake-gpt and Gemini), not chars/4.
+    const size = new RegExp(`the prompt is ~(\\d+) tokens \\(counted with o200k_base, an approximation for this model; (\\d+) characters\\) and does not fit the context window of ${p.model} \\(${window} tokens\\)`).exec(f.message);
+    assert.ok(size, f.message);
+    const texts = (request(p.model).messages as { content: string }[]).map((m) => m.content);
+    assert.equal(Number(size[1]), texts.reduce((n, t) => n + 4 + o200k.encode(t).length, 0), 'the tokens of its messages, 4 a message for the framing');
+    assert.equal(Number(size[2]), texts.join('').length);
     assert.match(f.message, /shorten the input/);
     assert.match(f.message, /choose a model with a bigger context window \(--model <provider:model> or --role-model author=<provider:model>\)/);
   });
@@ -241,6 +246,24 @@ for (const p of PROVIDERS) {
 }
 
 // ---- b. missing usage is estimated, never 0 -----------------------------------------------------------
+
+for (const p of PROVIDERS) {
+  test(`b/${p.name}: the budget guard counts the prompt with the tokenizer: a numeric prompt that chars/4 says fits is refused before any request`, async () => {
+    // Numbers run ~2.5 characters a token: chars/4 would take this prompt for far less than it costs.
+    const numbers = `[${Array.from({ length: 300 }, (_, i) => Math.sin(i + 1).toFixed(9)).join(', ')}]`;
+    const req = request(p.model, { messages: [{ role: 'user', content: `Fit these energies: ${numbers}` }], maxOutputTokens: 10 });
+    const counted = 4 + o200k.countTokens((req.messages[0] as { content: string }).content);
+    const charsOver4 = Math.ceil((req.messages[0] as { content: string }).content.length / 4);
+    assert.ok(counted > 1.3 * charsOver4, `the prompt is ${counted} tokens, chars/4 says ${charsOver4}`);
+    const budget = remainingBudget({ maxTokens: charsOver4 + 50 }, emptyLedger())!;
+    const { callLlm } = activities({ config: config() });
+    const f = await failure(callLlm({ ...req, budget }));
+    assert.equal(f.type, 'BudgetExhaustedError');
+    assert.match(f.message, new RegExp(`estimated at ${counted + 10} tokens \\(${counted} in \\+ 10 out\\) but ${charsOver4 + 50} tokens of the budget remain`));
+    assert.equal(p.server().requests.length, 0, 'refused before any request');
+  });
+}
+
 
 for (const p of PROVIDERS) {
   test(`b/${p.name}: a response without usage is counted with a tokenizer (not chars/4, not 0), marked estimated in result, transcript and ledger, priced, and a budget message says so`, async () => {
