@@ -359,6 +359,10 @@ def reset_interpreter(req: GoRequest) -> None:
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     random.seed()
+    if 'numba.core.config' in sys.modules:
+        # numba reads its NUMBA_* settings at import: the cache dir was the zygote's home (absent from
+        # the run's view), not the run's own NUMBA_CACHE_DIR; re-read them from the run's environment.
+        sys.modules['numba.core.config'].reload_config()
     if 'numpy' in sys.modules:
         sys.modules['numpy'].random.seed()
     if 'matplotlib' in sys.modules:
