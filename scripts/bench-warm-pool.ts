@@ -1,13 +1,13 @@
 // Warm sandboxes sized to the work (issue 24 item 5; not a test): prints, with the load,
 //   (1) per toolchain (tenpy, qiskit, pyscf, netket): the same small CPU-bound script run cold and
 //       warm, interleaved, its own computation timed inside the script after its imports (median
-//       of the repeats; target: warm within 5 % of cold), and its imports in the run;
+//       of the repeats, wall and CPU time; target: warm within 5 % of cold), and its imports in the run;
 //   (2) the fixed cost of one sandboxed `print(1)` on a pre-started chain and on a chain of its own
 //       (PHYSVEC_SANDBOX_PRESTART=0), medians (target ≤ 60 ms each at load ≤ 5);
 //   (3) bursts of 1, 2 and 4 concurrent runs: the start path each took and its wall time;
 //   (4) why netket itself is not preloaded: the threads `import netket` leaves (a fork needs 1).
 // The worker's pool is sized like a worker with --slots sandbox slots (default 4, so a burst of 4 is ≤ slots).
-// Usage: node --import tsx scripts/bench-warm-pool.ts [--repeats 3] [--runs 7] [--slots 4] [--toolchains tenpy,qiskit,pyscf,netket]
+// Usage: node --import tsx scripts/bench-warm-pool.ts [--repeats 5] [--runs 7] [--slots 4] [--toolchains tenpy,qiskit,pyscf,netket]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -23,7 +23,7 @@ answerHelp(import.meta.url);
 
 const args = process.argv.slice(2);
 const opt = (name: string, dflt: string) => (args.includes(name) ? args[args.indexOf(name) + 1]! : dflt);
-const repeats = Number(opt('--repeats', '3'));
+const repeats = Number(opt('--repeats', '5'));
 const runs = Number(opt('--runs', '7'));
 const slots = Number(opt('--slots', '4'));
 const toolchains = opt('--toolchains', 'tenpy,qiskit,pyscf,netket').split(',') as WarmProfile[];
@@ -38,9 +38,9 @@ process.env.PHYSVEC_SANDBOX_WARM_WAIT_MS = '600000';
 const WORK: Record<WarmProfile, { imports: string; compute: string }> = {
   tenpy: {
     imports: 'from tenpy.models.tf_ising import TFIChain\nfrom tenpy.networks.mps import MPS\nfrom tenpy.algorithms import dmrg',
-    compute: `M = TFIChain({'L': 24, 'J': 1.0, 'g': 1.0, 'bc_MPS': 'finite'})
-psi = MPS.from_product_state(M.lat.mps_sites(), ['up'] * 24, bc='finite')
-dmrg.run(psi, M, {'trunc_params': {'chi_max': 48, 'svd_min': 1e-10}, 'max_sweeps': 6, 'min_sweeps': 6, 'mixer': None})`,
+    compute: `M = TFIChain({'L': 16, 'J': 1.0, 'g': 1.0, 'bc_MPS': 'finite'})
+psi = MPS.from_product_state(M.lat.mps_sites(), ['up'] * 16, bc='finite')
+dmrg.run(psi, M, {'trunc_params': {'chi_max': 32, 'svd_min': 1e-10}, 'max_sweeps': 4, 'min_sweeps': 4, 'mixer': None})`,
   },
   qiskit: {
     imports: 'from qiskit import transpile\nfrom qiskit.circuit.random import random_circuit\nfrom qiskit_aer import AerSimulator',
@@ -61,7 +61,7 @@ dft.RKS(mol, xc='b3lyp').run()`,
     compute: `hi = nk.hilbert.Spin(s=0.5, N=8)
 H = nk.operator.Ising(hi, nk.graph.Chain(8), h=1.0)
 vs = nk.vqs.MCState(nk.sampler.MetropolisLocal(hi, n_chains=16), nk.models.RBM(alpha=1), n_samples=512, seed=1, sampler_seed=1)
-nk.VMC(H, nk.optimizer.Sgd(0.05), variational_state=vs).run(n_iter=40, out=None, show_progress=False)`,
+nk.VMC(H, nk.optimizer.Sgd(0.05), variational_state=vs).run(n_iter=20, out=None, show_progress=False)`,
   },
 };
 
@@ -89,7 +89,7 @@ const f = (x: number, d = 3) => x.toFixed(d);
 
 async function ownComputation(): Promise<void> {
   console.log(`(1) a warm run's own computation vs the same script cold (${repeats} repeats each, interleaved, medians; load ${load()})`);
-  console.log(`${'toolchain'.padEnd(10)} | ${'cold compute'.padStart(12)} | ${'warm compute'.padStart(12)} | warm/cold | ${'cold CPU'.padStart(8)} | ${'warm CPU'.padStart(8)} | imports in the run cold / warm | warm start`);
+  console.log(`${'toolchain'.padEnd(10)} | ${'cold compute'.padStart(12)} | ${'warm compute'.padStart(12)} | warm/cold | ${'cold CPU'.padStart(8)} | ${'warm CPU'.padStart(8)} | warm/cold CPU | imports in the run cold / warm | warm start`);
   for (const tc of toolchains) {
     const code = script(WORK[tc]);
     const got: Record<'cold' | 'warm', Array<{ importS: number; computeS: number; cpuS: number }>> = { cold: [], warm: [] };
@@ -103,7 +103,7 @@ async function ownComputation(): Promise<void> {
       }
     }
     const m = (k: 'cold' | 'warm', key: 'importS' | 'computeS' | 'cpuS') => median(got[k].map((x) => x[key]));
-    console.log(`${tc.padEnd(10)} | ${f(m('cold', 'computeS')).padStart(10)} s | ${f(m('warm', 'computeS')).padStart(10)} s | ${f(m('warm', 'computeS') / m('cold', 'computeS'), 3).padStart(9)} | ${f(m('cold', 'cpuS')).padStart(6)} s | ${f(m('warm', 'cpuS')).padStart(6)} s | ${f(m('cold', 'importS'), 2)} s / ${f(m('warm', 'importS'), 2)} s | ${[...paths].join(', ')}`);
+    console.log(`${tc.padEnd(10)} | ${f(m('cold', 'computeS')).padStart(10)} s | ${f(m('warm', 'computeS')).padStart(10)} s | ${f(m('warm', 'computeS') / m('cold', 'computeS'), 3).padStart(9)} | ${f(m('cold', 'cpuS')).padStart(6)} s | ${f(m('warm', 'cpuS')).padStart(6)} s | ${f(m('warm', 'cpuS') / m('cold', 'cpuS')).padStart(13)} | ${f(m('cold', 'importS'), 2)} s / ${f(m('warm', 'importS'), 2)} s | ${[...paths].join(', ')}`);
   }
   console.log(`# load after (1): ${load()}`);
 }

@@ -8,7 +8,7 @@
 //   (d) issue 24 item 5 (scripts/bench-warm-pool.ts; not run unless asked: --only d): per toolchain a
 //       warm run's own computation vs the same script cold (target within 5 %), the fixed cost on a
 //       pre-started chain and on its own (target ≤ 60 ms each at load ≤ 5), bursts of 1/2/4 runs.
-// Usage: node --import tsx scripts/bench-warm.ts [--only a,b,c,d] [--runs 5] [--repeats 3] [--latency-ms 10000] [--task task_smoke_dimer_pipeline]
+// Usage: node --import tsx scripts/bench-warm.ts [--only a,b,c,d] [--runs 5] [--repeats 5] [--latency-ms 10000] [--task task_smoke_dimer_pipeline]
 // The physical limit of the demo: the light activities (union of their intervals), the sandbox
 // computation on the critical path (each run's duration less the warm fixed cost measured here;
 // overlapping runs share the machine's cores), one import of the toolchain, one interpreter start.
@@ -187,7 +187,7 @@ if (only.has('c')) {
 }
 if (only.has('d')) {
   console.log('');
-  await child(['--import', 'tsx', 'scripts/bench-warm-pool.ts', '--repeats', opt('--repeats', '3'), '--runs', String(Math.max(runs, 7))], {});
+  await child(['--import', 'tsx', 'scripts/bench-warm-pool.ts', '--repeats', opt('--repeats', '5'), '--runs', String(Math.max(runs, 7))], {});
 }
 console.log(`# load average after: ${load()}`);
 process.exit(0);

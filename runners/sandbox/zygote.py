@@ -533,7 +533,16 @@ def fork_spare(armed: dict[str, int]) -> int:
 def main() -> None:
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL, what='PR_SET_PDEATHSIG')  # die with the worker
     names = [n for n in (sys.argv[1] if len(sys.argv) > 1 else '').split(',') if n]
+    # A toolchain warmed in the background imports at a lower priority, so the worker's own start
+    # and the runs in flight keep the cores; the priority is restored before anything is forked
+    # (runs inherit it), which needs root (else it is not lowered at all).
+    base_priority = os.getpriority(os.PRIO_PROCESS, 0)
+    background = '--background' in sys.argv[2:] and os.geteuid() == 0
+    if background:
+        os.setpriority(os.PRIO_PROCESS, 0, min(19, base_priority + 10))
     loaded, failed = preload(names)
+    if background:
+        os.setpriority(os.PRIO_PROCESS, 0, base_priority)
     threads = thread_count()
     if threads != 1:
         emit({'ready': False, 'error': f'{threads} threads after preloading {",".join(loaded)}: forking would not be safe'})

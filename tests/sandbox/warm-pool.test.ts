@@ -41,7 +41,7 @@ describe('warm sandboxes sized to the work', () => {
     }
   });
 
-  test("a warm run's numba settings, threads and environment are a cold run's (netket's toolchain preloads numba)", async (t) => {
+  test("a warm run's numba settings, threads, priority and environment are a cold run's (netket's toolchain preloads numba and imports in the background)", async (t) => {
     if (!needsFullChain(t)) return;
     const warm = await warmUpSandbox('netket');
     assert.ok(warm.ok && warm.loaded.includes('numba'), JSON.stringify(warm));
@@ -54,6 +54,7 @@ if False:
 print(json.dumps({
     'numba': {k: str(getattr(c, k)) for k in dir(c) if k.isupper() and not k.startswith('_')},
     'threads': len(os.listdir('/proc/self/task')),
+    'nice': os.getpriority(os.PRIO_PROCESS, 0),
     'env': dict(os.environ),
 }))`;
     const describeRun = async (mode: '0' | '1'): Promise<{ r: SandboxResult; info: Record<string, unknown> }> => {
