@@ -489,30 +489,6 @@ def request_of(line: bytes) -> Command | None:
     return None
 
 
-MADV_COLLAPSE = 25  # Linux >= 6.1
-HUGE_PAGE = 2 << 20
-
-
-def collapse_into_huge_pages() -> None:
-    """Back the preloaded heap with 2 MiB pages where the kernel can (MADV_COLLAPSE, whatever the
-    THP setting): a fork then copies one entry per 2 MiB instead of 512, and a run's exit frees as
-    few (the exit of a 4 KiB-mapped fork of this process took ~5-12 ms). A write in a run still
-    copies only the 4 KiB it touches. Best effort: any region the kernel refuses stays as it is."""
-    libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
-    try:
-        with open('/proc/self/maps') as f:
-            regions = [line.split() for line in f]
-    except OSError:
-        return
-    for parts in regions:
-        if parts[1] != 'rw-p' or (len(parts) > 5 and parts[5] != '[heap]'):
-            continue
-        lo, hi = (int(x, 16) for x in parts[0].split('-'))
-        start, end = -(-lo // HUGE_PAGE) * HUGE_PAGE, hi // HUGE_PAGE * HUGE_PAGE
-        if end - start >= HUGE_PAGE:
-            libc.madvise(start, end - start, MADV_COLLAPSE)
-
-
 def fork_spare(armed: dict[str, int]) -> int:
     """A per-run child forked before its run arrives: it waits for its requests on its own pipe."""
     r, w = os.pipe()
@@ -553,7 +529,9 @@ def main() -> None:
         MPL_RC_AT_IMPORT.update(dict.items(sys.modules['matplotlib'].rcParams))
     gc.collect()
     gc.freeze()
-    collapse_into_huge_pages()
+    # The heap is left in 4 KiB pages. Collapsed into 2 MiB pages (MADV_COLLAPSE) it made the fork
+    # and the run's exit cheaper by a few ms, but the run's own computation slower: tenpy's DMRG
+    # took 6-12 % more CPU in a fork of a collapsed zygote than cold (scripts/bench-warm-pool.ts).
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # per-run children are reaped by the kernel
     armed: dict[str, int] = {}  # run id -> the request pipe of the per-run child that armed it
     spare = fork_spare(armed)
