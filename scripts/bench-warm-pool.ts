@@ -141,7 +141,7 @@ async function bursts(): Promise<void> {
 function netketNote(): void {
   console.log('');
   const threads = execFileSync(venvPython, ['-c', "import os, netket; print(len(os.listdir('/proc/self/task')))"], { env: { PATH: '/usr/bin:/bin', JAX_PLATFORMS: 'cpu', OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1' }, encoding: 'utf8' }).trim();
-  console.log(`(4) netket: \`import netket\` leaves ${threads} threads (the JAX CPU backend starts at import); the zygote forks only with 1, so it preloads ${WARM_PROFILES.netket.slice(-4).join(', ')} and the run imports netket itself (its cost: the "imports in the run, warm" column above)`);
+  console.log(`(4) netket: \`import netket\` leaves ${threads} threads (the JAX CPU backend starts at import); the zygote forks only with 1, so it preloads ${WARM_PROFILES.netket.filter((m) => !(WARM_PROFILES.tenpy as readonly string[]).includes(m)).join(', ')} and the run imports netket itself (its cost: the "imports in the run, warm" column above)`);
 }
 
 console.log(`# bench-warm-pool: ${os.cpus().length} cores, load average ${load()}`);
