@@ -4,8 +4,11 @@
 //   (b) the fixed cost of one sandboxed run, cold and warm path, vs the script's own work
 //       (scripts/bench-sandbox.ts; target: warm ≤ 60 ms over the work);
 //   (c) 8 reproductions of one suite task, serially and as a campaign with concurrency 4, at a
-//       scripted latency of 10 s per LLM answer (scripts/bench-campaign.ts; target ≥ 3×).
-// Usage: node --import tsx scripts/bench-warm.ts [--only a,b,c] [--runs 5] [--latency-ms 10000] [--task task_smoke_dimer_pipeline]
+//       scripted latency of 10 s per LLM answer (scripts/bench-campaign.ts; target ≥ 3×);
+//   (d) issue 24 item 5 (scripts/bench-warm-pool.ts; not run unless asked: --only d): per toolchain a
+//       warm run's own computation vs the same script cold (target within 5 %), the fixed cost on a
+//       pre-started chain and on its own (target ≤ 60 ms each at load ≤ 5), bursts of 1/2/4 runs.
+// Usage: node --import tsx scripts/bench-warm.ts [--only a,b,c,d] [--runs 5] [--repeats 5] [--latency-ms 10000] [--task task_smoke_dimer_pipeline]
 // The physical limit of the demo: the light activities (union of their intervals), the sandbox
 // computation on the critical path (each run's duration less the warm fixed cost measured here;
 // overlapping runs share the machine's cores), one import of the toolchain, one interpreter start.
@@ -181,6 +184,10 @@ if (only.has('c')) {
   console.log('');
   console.log(`(c) 8 reproductions of ${task}, serial vs campaign at concurrency 4, ${latencyMs} ms per LLM answer`);
   await child(['--import', 'tsx', 'scripts/bench-campaign.ts', '--latency-ms', latencyMs, '--runs', '8', '--concurrency', '4', '--tasks', task], {});
+}
+if (only.has('d')) {
+  console.log('');
+  await child(['--import', 'tsx', 'scripts/bench-warm-pool.ts', '--repeats', opt('--repeats', '5'), '--runs', String(Math.max(runs, 7))], {});
 }
 console.log(`# load average after: ${load()}`);
 process.exit(0);

@@ -12,6 +12,7 @@ import { createKbTools, RETRIEVE_TOOL_SPEC } from '../lib/kb/tools.js';
 import { loadKb } from '../lib/kb/search.js';
 import { cachedDetection } from '../activities/toolchains/detection-cache.js';
 import { announceSandboxProtections } from '../runners/sandbox/index.js';
+import { defaultSimulationSlots } from './slots.js';
 
 type ActivityMap = Record<string, (...args: never[]) => Promise<unknown>>;
 
@@ -52,8 +53,9 @@ export function orchestrationActivities(): ActivityMap {
 
 export function simulationActivities(): ActivityMap {
   const store = artifactStore();
-  // Once per worker process: which sandbox protections this host gives, and why any is missing.
-  void announceSandboxProtections().catch((err: Error) => console.warn(`physvec sandbox: could not probe the host (${err.message})`));
+  // Once per worker process: which sandbox protections this host gives, and why any is missing; then,
+  // in the background, a warm python per toolchain with a run per sandbox slot started ahead.
+  void announceSandboxProtections(undefined, { poolSize: defaultSimulationSlots() }).catch((err: Error) => console.warn(`physvec sandbox: could not probe the host (${err.message})`));
   const sandbox = instrumentSandbox(createSandboxActivities(store));
   return {
     ...sandbox,

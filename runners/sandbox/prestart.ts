@@ -2,16 +2,17 @@
 // work dir, uid lease, run cgroup, cgroup join, prlimit, bwrap, setpriv, holder (~20 ms) — and the
 // arming of its process: a fork of the zygote, entry into the namespaces, the cgroup join (each
 // write to cgroup.procs waits for an RCU grace period on this kernel: ~5-12 ms), caps, uid and
-// seccomp. None of that depends on the script, so a worker that warmed up (warmUpSandbox) keeps
-// one run per profile started and armed up to that point, waiting; a run of that profile takes it,
-// writes its inputs and hands the waiting process its script.
+// seccomp. None of that depends on the script, so a worker that warmed up (warmUpSandbox) keeps a
+// pool of runs per profile started and armed up to that point, waiting, as many as it has sandbox
+// slots (so a burst of runs up to the slots all find one); a run of that profile takes one, writes
+// its inputs and hands the waiting process its script. The pool is filled up again after each run.
 //
 // Each waiting run is one run's and only one's: its own uid, namespaces, /tmp, work dir and
 // cgroup, made for it and never used by anything else; taken once, then gone (a new one is
-// started after the run). A run takes it only when the chain it would have started itself is the
+// started after the run). A run takes one only when the chain it would have started itself is the
 // same, argument for argument (limits, mounts, hidden paths, uid and cgroup aside from their
-// numbers); otherwise it is discarded and the run starts its own. The next one is shaped like the
-// last run of its profile. PHYSVEC_SANDBOX_PRESTART=0 stops it (every run starts its own chain);
+// numbers); otherwise one that does not fit is discarded (so the pool turns over to the shape runs
+// now have) and the run starts its own. The next ones are shaped like the last run of their profile. PHYSVEC_SANDBOX_PRESTART=0 stops it (every run starts its own chain);
 // =1 starts it in any process (after its first warm run of a profile).
 import { rmdirSync, rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -56,7 +57,15 @@ export interface Prestarted {
 const DEFAULT_SHAPE: LaunchRequest = SandboxRequest.parse({ language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: '' }] });
 
 let enabled = false;
-const slots = new Map<WarmProfile, Promise<Prestarted | null>>();
+/** How many runs of each profile are kept started ahead (the worker's sandbox slots). */
+let poolSize = 1;
+/** One run started ahead: `pre` once it is armed and waiting. */
+interface PoolEntry {
+  started: Promise<Prestarted | null>;
+  pre: Prestarted | null;
+}
+/** Per profile, the runs being started or waiting, oldest first. */
+const pools = new Map<WarmProfile, PoolEntry[]>();
 /** Started, armed and not taken. */
 const waiting = new Set<Prestarted>();
 const failedAt = new Map<WarmProfile, number>();
@@ -68,24 +77,39 @@ export function prestartWanted(): boolean {
   return (enabled || env === '1') && env !== '0' && warmWanted();
 }
 
-/** Start a run of `profile` up to its script, shaped like `like` (when none is waiting or starting). */
+function poolOf(profile: WarmProfile): PoolEntry[] {
+  let pool = pools.get(profile);
+  if (!pool) pools.set(profile, (pool = []));
+  return pool;
+}
+
+function leave(pool: PoolEntry[], entry: PoolEntry): void {
+  const i = pool.indexOf(entry);
+  if (i >= 0) pool.splice(i, 1);
+}
+
+/** Fill the pool of `profile` with runs started up to their script, shaped like `like`. */
 export function prestart(profile: WarmProfile, like: LaunchRequest = DEFAULT_SHAPE): void {
-  if (!prestartWanted() || slots.has(profile) || Date.now() - (failedAt.get(profile) ?? -Infinity) < RETRY_AFTER_MS) return;
-  const started = start(profile, like).catch((err: Error) => {
+  if (!prestartWanted()) return;
+  const pool = poolOf(profile);
+  while (pool.length < poolSize && Date.now() - (failedAt.get(profile) ?? -Infinity) >= RETRY_AFTER_MS) startOne(profile, like, pool);
+}
+
+function startOne(profile: WarmProfile, like: LaunchRequest, pool: PoolEntry[]): void {
+  const entry: PoolEntry = { pre: null, started: Promise.resolve(null) };
+  entry.started = start(profile, like).catch((err: Error) => {
+    if (Date.now() - (failedAt.get(profile) ?? -Infinity) >= RETRY_AFTER_MS) console.warn(`physvec sandbox: no chain started ahead for ${profile} runs (${err.message}); they start their own`);
     failedAt.set(profile, Date.now());
-    console.warn(`physvec sandbox: no chain started ahead for ${profile} runs (${err.message}); they start their own`);
     return null;
   });
-  slots.set(profile, started);
-  void started.then((pre) => {
-    if (!pre) {
-      if (slots.get(profile) === started) slots.delete(profile);
-      return;
-    }
-    // Lost while waiting (killed from outside, its zygote died): cleaned up, and the slot freed.
+  pool.push(entry);
+  void entry.started.then((pre) => {
+    if (!pre) return leave(pool, entry);
+    entry.pre = pre;
+    // Lost while waiting (killed from outside, its zygote died): cleaned up, and its place freed.
     const lose = () => {
       if (!waiting.delete(pre)) return;
-      if (slots.get(profile) === started) slots.delete(profile);
+      leave(pool, entry);
       void dispose(pre);
     };
     void pre.chain.exited.then(lose, lose);
@@ -93,17 +117,37 @@ export function prestart(profile: WarmProfile, like: LaunchRequest = DEFAULT_SHA
   });
 }
 
-/** The waiting run of `profile` if `fits` says it is the chain this run would start; otherwise discarded. */
+/**
+ * A waiting run of `profile` that `fits` says is the chain this run would start (else the oldest
+ * still starting, if it fits when ready), taken out of the pool; the first that does not fit is
+ * discarded, so the refill after this run is shaped like it.
+ */
 export async function takePrestarted(profile: WarmProfile, fits: (pre: Prestarted) => boolean): Promise<Prestarted | null> {
-  const slot = slots.get(profile);
-  if (!slot) return null;
-  slots.delete(profile);
-  const pre = await slot;
-  if (!pre || !waiting.delete(pre)) return null;
-  if (pre.chain.hasExited || pre.zygote.unavailable || !fits(pre)) {
-    void dispose(pre);
-    return null;
+  const pool = pools.get(profile) ?? [];
+  const usable = (pre: Prestarted) => !pre.chain.hasExited && !pre.zygote.unavailable && waiting.has(pre);
+  let evicted = false;
+  for (const entry of pool.filter((e) => e.pre !== null)) {
+    const pre = entry.pre!;
+    if (usable(pre) && fits(pre)) return takeOut(pool, entry, pre);
+    if (!evicted || !usable(pre)) {
+      evicted = true;
+      leave(pool, entry);
+      if (waiting.delete(pre)) void dispose(pre);
+    }
   }
+  const starting = pool.find((e) => e.pre === null);
+  if (!starting || evicted) return null;
+  leave(pool, starting);
+  const pre = await starting.started;
+  if (!pre) return null;
+  if (usable(pre) && fits(pre)) return takeOut(pool, starting, pre);
+  if (waiting.delete(pre)) void dispose(pre);
+  return null;
+}
+
+function takeOut(pool: PoolEntry[], entry: PoolEntry, pre: Prestarted): Prestarted {
+  leave(pool, entry);
+  waiting.delete(pre);
   pre.chain.ref();
   return pre;
 }
@@ -198,16 +242,18 @@ function removeWaitingNow(): void {
 
 /**
  * Start the worker's warm python for `profile` now and wait until it has imported its modules (a
- * worker calls this at start for the default profile; the others start at their first run, which
- * goes cold, as do runs arriving earlier). From then on this process keeps a run of each profile
- * it runs started ahead (above). Resolves to what it preloaded, or to why warm starts are unavailable.
+ * worker does this at start for every toolchain it serves, announce.ts; runs arriving earlier go
+ * cold). From then on this process keeps a pool of `poolSize` runs of the profile started ahead
+ * (above; the worker's sandbox slots, default 1). Resolves to what it preloaded, or to why warm
+ * starts are unavailable.
  */
-export async function warmUpSandbox(profile: WarmProfile = DEFAULT_WARM_PROFILE): Promise<{ ok: true; loaded: string[]; failed: string[] } | { ok: false; reason: string }> {
+export async function warmUpSandbox(profile: WarmProfile = DEFAULT_WARM_PROFILE, opts: { poolSize?: number } = {}): Promise<{ ok: true; loaded: string[]; failed: string[] } | { ok: false; reason: string }> {
   if (!(profile in WARM_PROFILES)) return { ok: false, reason: `no warm profile ${profile}` };
   if (!warmWanted()) return { ok: false, reason: warmOffReason() };
   const plan = planIsolation(await probeIsolation(), isolationModeFromEnv());
   const blocked = warmHostBlocker(plan);
   if (blocked) return { ok: false, reason: blocked };
+  if (opts.poolSize !== undefined) poolSize = Math.max(1, Math.floor(opts.poolSize));
   try {
     const info = await zygoteFor(await runnerFor('python'), profile).ready();
     enabled = true;

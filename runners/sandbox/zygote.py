@@ -359,6 +359,10 @@ def reset_interpreter(req: GoRequest) -> None:
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     random.seed()
+    if 'numba.core.config' in sys.modules:
+        # numba reads its NUMBA_* settings at import: the cache dir was the zygote's home (absent from
+        # the run's view), not the run's own NUMBA_CACHE_DIR; re-read them from the run's environment.
+        sys.modules['numba.core.config'].reload_config()
     if 'numpy' in sys.modules:
         sys.modules['numpy'].random.seed()
     if 'matplotlib' in sys.modules:
@@ -485,30 +489,6 @@ def request_of(line: bytes) -> Command | None:
     return None
 
 
-MADV_COLLAPSE = 25  # Linux >= 6.1
-HUGE_PAGE = 2 << 20
-
-
-def collapse_into_huge_pages() -> None:
-    """Back the preloaded heap with 2 MiB pages where the kernel can (MADV_COLLAPSE, whatever the
-    THP setting): a fork then copies one entry per 2 MiB instead of 512, and a run's exit frees as
-    few (the exit of a 4 KiB-mapped fork of this process took ~5-12 ms). A write in a run still
-    copies only the 4 KiB it touches. Best effort: any region the kernel refuses stays as it is."""
-    libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
-    try:
-        with open('/proc/self/maps') as f:
-            regions = [line.split() for line in f]
-    except OSError:
-        return
-    for parts in regions:
-        if parts[1] != 'rw-p' or (len(parts) > 5 and parts[5] != '[heap]'):
-            continue
-        lo, hi = (int(x, 16) for x in parts[0].split('-'))
-        start, end = -(-lo // HUGE_PAGE) * HUGE_PAGE, hi // HUGE_PAGE * HUGE_PAGE
-        if end - start >= HUGE_PAGE:
-            libc.madvise(start, end - start, MADV_COLLAPSE)
-
-
 def fork_spare(armed: dict[str, int]) -> int:
     """A per-run child forked before its run arrives: it waits for its requests on its own pipe."""
     r, w = os.pipe()
@@ -529,7 +509,16 @@ def fork_spare(armed: dict[str, int]) -> int:
 def main() -> None:
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL, what='PR_SET_PDEATHSIG')  # die with the worker
     names = [n for n in (sys.argv[1] if len(sys.argv) > 1 else '').split(',') if n]
+    # A toolchain warmed in the background imports at a lower priority, so the worker's own start
+    # and the runs in flight keep the cores; the priority is restored before anything is forked
+    # (runs inherit it), which needs root (else it is not lowered at all).
+    base_priority = os.getpriority(os.PRIO_PROCESS, 0)
+    background = '--background' in sys.argv[2:] and os.geteuid() == 0
+    if background:
+        os.setpriority(os.PRIO_PROCESS, 0, min(19, base_priority + 10))
     loaded, failed = preload(names)
+    if background:
+        os.setpriority(os.PRIO_PROCESS, 0, base_priority)
     threads = thread_count()
     if threads != 1:
         emit({'ready': False, 'error': f'{threads} threads after preloading {",".join(loaded)}: forking would not be safe'})
@@ -540,7 +529,9 @@ def main() -> None:
         MPL_RC_AT_IMPORT.update(dict.items(sys.modules['matplotlib'].rcParams))
     gc.collect()
     gc.freeze()
-    collapse_into_huge_pages()
+    # The heap is left in 4 KiB pages. Collapsed into 2 MiB pages (MADV_COLLAPSE) it made the fork
+    # and the run's exit cheaper by a few ms, but the run's own computation slower: tenpy's DMRG
+    # took 6-12 % more CPU in a fork of a collapsed zygote than cold (scripts/bench-warm-pool.ts).
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # per-run children are reaped by the kernel
     armed: dict[str, int] = {}  # run id -> the request pipe of the per-run child that armed it
     spare = fork_spare(armed)

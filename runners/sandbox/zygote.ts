@@ -87,7 +87,8 @@ export class PythonZygote {
   private readonly pending = new Map<string, Pending>();
   private readonly payloadDir = zygotePayloadDir();
 
-  constructor(private readonly python: string, private readonly env: Record<string, string>, private readonly preload: readonly string[]) {}
+  /** `background`: it imports at a lower CPU priority (restored before it forks anything). */
+  constructor(private readonly python: string, private readonly env: Record<string, string>, private readonly preload: readonly string[], private readonly background = false) {}
 
   /** Why warm runs are impossible now, or null. */
   get unavailable(): string | null {
@@ -106,7 +107,7 @@ export class PythonZygote {
 
   private start(): Promise<ZygoteInfo> {
     mkdirSync(this.payloadDir, { recursive: true, mode: 0o700 });
-    const child = spawn(this.python, ['-u', ZYGOTE_SCRIPT, this.preload.join(',')], {
+    const child = spawn(this.python, ['-u', ZYGOTE_SCRIPT, this.preload.join(','), ...(this.background ? ['--background'] : [])], {
       env: this.env,
       cwd: '/',
       stdio: ['pipe', 'pipe', 'inherit'],
@@ -266,7 +267,8 @@ export function sharedZygote(python: string, env: Record<string, string>, profil
     entry.diedAt ||= Date.now();
     if (Date.now() - entry.diedAt < RESTART_AFTER_MS) return entry.zygote;
   }
-  const zygote = new PythonZygote(python, env, preloadOf(profile));
+  // The default profile's python serves a worker's first runs; the other toolchains' warm up behind it, politely.
+  const zygote = new PythonZygote(python, env, preloadOf(profile), profile !== DEFAULT_WARM_PROFILE);
   shared.set(profile, { zygote, diedAt: 0 });
   return zygote;
 }
