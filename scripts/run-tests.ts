@@ -91,6 +91,10 @@ if (!env.TEMPORAL_ADDRESS) {
     }),
   );
 }
+// A test file's workers warm the default toolchain only (a worker warms all four by default, ~5 s of
+// CPU each time: with ~50 files starting workers that is minutes of the suite's two cores); a test
+// that needs another toolchain warm sets PHYSVEC_SANDBOX_WARM_PROFILES itself.
+env.PHYSVEC_SANDBOX_WARM_PROFILES ??= 'tenpy';
 // The suite's own directory: the knowledge base and the workflow bundle all files share. Each file
 // gets a state dir of its own beneath it (artifacts, results store, sandbox work dirs).
 const suiteDir = env.PHYSVEC_STATE_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'physvec-test-state-'));
