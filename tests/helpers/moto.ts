@@ -1,10 +1,11 @@
-// A real S3-compatible server on loopback for the tests: moto_server from the project venv (pinned in
-// requirements-dev.txt), on a free port, with one bucket created. Any access key is accepted.
+// A real S3-compatible server on loopback for the tests: moto_server from .venv-moto (pinned in
+// requirements-moto.txt), on a free port, with one bucket created. Any access key is accepted.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { venvDir } from '../../lib/paths.js';
+import { existsSync } from 'node:fs';
+import { repoRoot, venvDir } from '../../lib/paths.js';
 import { waitFor } from './poll.js';
 
 export interface Moto {
@@ -17,6 +18,12 @@ export interface Moto {
 }
 
 export const MOTO_CREDENTIALS = { AWS_ACCESS_KEY_ID: 'physvec-test', AWS_SECRET_ACCESS_KEY: 'physvec-test-secret', AWS_REGION: 'us-east-1' };
+
+/** .venv-moto's moto_server (scripts/install-lint-tools.sh), else one installed in the project venv by hand. */
+function motoServer(): string {
+  const own = path.join(repoRoot, '.venv-moto', 'bin', 'moto_server');
+  return existsSync(own) ? own : path.join(venvDir, 'bin', 'moto_server');
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -33,7 +40,7 @@ async function freePort(): Promise<number> {
 export async function startMoto(bucket = 'physvec-test'): Promise<Moto> {
   const port = await freePort();
   const endpoint = `http://127.0.0.1:${port}`;
-  const proc = spawn(path.join(venvDir, 'bin', 'moto_server'), ['-H', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const proc = spawn(motoServer(), ['-H', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   proc.stderr!.on('data', (b: Buffer) => (stderr = (stderr + b.toString()).slice(-4000)));
   const exited = new Promise<void>((r) => proc.once('exit', () => r()));
