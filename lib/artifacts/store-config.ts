@@ -14,7 +14,7 @@ import { LocalBackend } from './local-backend.js';
 import { S3Backend } from './s3-backend.js';
 
 /** `s3://bucket/prefix` as the bucket section; a BadInputError naming `where` otherwise. */
-export function parseS3Url(url: string, where: string): S3ArtifactsConfig {
+function parseS3Url(url: string, where: string): S3ArtifactsConfig {
   const m = /^s3:\/\/([^/]+)\/?(.*)$/.exec(url.trim());
   if (!m) throw new BadInputError(`${where}: "${url}" is not an s3:// URL; expected s3://<bucket>/<prefix>, e.g. s3://physvec-artifacts/lab`);
   const parsed = S3ArtifactsConfig.safeParse({ bucket: m[1], prefix: m[2]!.replace(/\/+$/, '') });
@@ -35,11 +35,16 @@ function artifactsSection(file: string): ArtifactsConfig {
   return parsed.data;
 }
 
+/** The bucket at `url` (s3://bucket/prefix), with the config file's endpoint, region and path style. */
+export function bucketAt(url: string, where: string, file: string = configPath()): S3ArtifactsConfig {
+  return { ...artifactsSection(file).s3, ...parseS3Url(url, where) };
+}
+
 /** The bucket the store uses, or undefined for the local directory. */
-export function configuredBucket(env: NodeJS.ProcessEnv = process.env, file: string = configPath()): S3ArtifactsConfig | undefined {
+function configuredBucket(env: NodeJS.ProcessEnv = process.env, file: string = configPath()): S3ArtifactsConfig | undefined {
   const url = env.PHYSVEC_ARTIFACTS_URL?.trim();
+  if (url) return bucketAt(url, 'PHYSVEC_ARTIFACTS_URL', file);
   const section = artifactsSection(file);
-  if (url) return { ...section.s3, ...parseS3Url(url, 'PHYSVEC_ARTIFACTS_URL') };
   return section.backend === 's3' ? section.s3 : undefined;
 }
 
