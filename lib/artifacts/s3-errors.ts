@@ -46,7 +46,7 @@ export function s3Fault(err: unknown, w: Where): Error {
   const code = networkCode(err);
   if (code || (status !== undefined && status >= 500)) {
     return new ArtifactStoreUnavailableError(
-      `artifact store: cannot ${w.what} ${at}: the object store at ${w.endpoint} did not answer (${code ?? `HTTP ${status}`}: ${detail}); check that it is up and reachable from this host (artifacts.s3.endpoint / AWS_ENDPOINT_URL_S3); the activity is retried`,
+      `artifact store: cannot ${w.what} ${at}: the object store at ${w.endpoint} did not answer (${code ?? `HTTP ${status}`}: ${detail}); check that it is up and reachable from this host (artifacts.s3.endpoint / AWS_ENDPOINT_URL_S3)`,
       { cause: err },
     );
   }

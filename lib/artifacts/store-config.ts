@@ -50,6 +50,9 @@ function configuredBucket(env: NodeJS.ProcessEnv = process.env, file: string = c
 
 /** A backend on `bucket`, spooling uploads under `localDir`. */
 export function s3Backend(bucket: S3ArtifactsConfig, localDir: string, env: NodeJS.ProcessEnv = process.env): S3Backend {
+  // The SDK warns on every process under Node 22 about its releases from 2027; physvec supports Node 20
+  // (package.json engines) with the SDK versions it pins, and a CLI's stderr carries only its own lines.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const endpoint = bucket.endpoint ?? env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL;
   const client = new S3Client({
     region: bucket.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',

@@ -92,6 +92,11 @@ test('physvec artifacts sync copies a local store into a bucket, idempotently, a
   assert.equal((await bucket.child('checkpoints/abc').get(ckpt)).length, 3 * MiB);
   assert.equal((await pinnedRead(bucket, 'run-y', 'a.json', async () => Buffer.from('other'))).content.toString(), 'pinned');
 
+  assert.doesNotMatch(first.stderr, /Warning/, 'no SDK warning on the CLI\'s stderr');
+  const down = await runCli(['artifacts', 'sync', '--from', dir, '--to', `s3://${moto.bucket}/${prefix}`], { ...env, AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:9' });
+  assert.equal(down.code, 1);
+  assert.match(down.stderr, /^physvec: artifact store: cannot look up s3:\/\/physvec-test\/sync-\w+\/.*: the object store at http:\/\/127\.0\.0\.1:9 did not answer \(ECONNREFUSED/m);
+  assert.doesNotMatch(down.stderr, /Temporal/, 'the bucket\'s endpoint is not taken for the Temporal server');
   const bad = await runCli(['artifacts', 'sync', '--from', dir, '--to', 'https://example.com/x'], env);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--to: "https:\/\/example\.com\/x" is not an s3:\/\/ URL; expected s3:\/\/<bucket>\/<prefix>/);
