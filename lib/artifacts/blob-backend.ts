@@ -16,6 +16,8 @@ export interface BlobBackend {
    * key = same content). `move`: the file is the store's own temp file and may be taken. True = written now.
    */
   storeFile(key: string, file: string, bytes: number, move: boolean): Promise<boolean>;
+  /** Stores a small `body` at `key` unless `key` is there already (same key = same content). True = written now. */
+  storeBytes(key: string, body: Buffer): Promise<boolean>;
   /** Writes a small `body` at `key` only when nothing is there (never over another writer's). True = written now. */
   createOnce(key: string, body: Buffer): Promise<boolean>;
   /** The whole content (small objects); ArtifactMissingError when absent. */

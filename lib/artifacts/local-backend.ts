@@ -2,9 +2,8 @@
 // Every write goes through a temp file renamed (or hard-linked, for write-once keys) into place, so
 // a reader never sees half a file and a write cut short (ENOSPC) leaves nothing behind.
 import { randomUUID } from 'node:crypto';
-import { promises as fs, constants, createReadStream, createWriteStream } from 'node:fs';
+import { promises as fs, constants } from 'node:fs';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { ArtifactMissingError, joinKey, type BlobBackend } from './blob-backend.js';
 
 export class LocalBackend implements BlobBackend {
@@ -42,6 +41,14 @@ export class LocalBackend implements BlobBackend {
     return true;
   }
 
+  async storeBytes(key: string, body: Buffer): Promise<boolean> {
+    const target = this.file(key);
+    if (await this.has(key)) return false;
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await this.viaTemp(target, (tmp) => fs.writeFile(tmp, body), (tmp) => fs.rename(tmp, target));
+    return true;
+  }
+
   async createOnce(key: string, body: Buffer): Promise<boolean> {
     const target = this.file(key);
     await fs.mkdir(path.dirname(target), { recursive: true });
@@ -65,8 +72,7 @@ export class LocalBackend implements BlobBackend {
 
   async download(key: string, target: string, overwrite: boolean): Promise<void> {
     try {
-      if (overwrite) await pipeline(createReadStream(this.file(key)), createWriteStream(target));
-      else await fs.copyFile(this.file(key), target, constants.COPYFILE_EXCL);
+      await fs.copyFile(this.file(key), target, overwrite ? 0 : constants.COPYFILE_EXCL);
     } catch (err) {
       // ENOENT for a missing target directory is the caller's, not a missing artifact.
       if ((err as NodeJS.ErrnoException).code === 'ENOENT' && !(await fs.access(path.dirname(target)).then(() => true, () => false))) throw err;

@@ -75,6 +75,16 @@ export class S3Backend implements BlobBackend {
     return true;
   }
 
+  async storeBytes(key: string, body: Buffer): Promise<boolean> {
+    if (await this.has(key)) return false;
+    try {
+      await this.place.client.send(new PutObjectCommand({ Bucket: this.place.bucket, Key: this.key(key), Body: body }));
+      return true;
+    } catch (err) {
+      throw this.fault(err, key, 'upload');
+    }
+  }
+
   async createOnce(key: string, body: Buffer): Promise<boolean> {
     try {
       await this.place.client.send(new PutObjectCommand({ Bucket: this.place.bucket, Key: this.key(key), Body: body, IfNoneMatch: '*' }));

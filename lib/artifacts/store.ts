@@ -50,7 +50,7 @@ export class ArtifactStore {
   async put(content: string | Uint8Array, meta: Meta = {}): Promise<ArtifactRef> {
     const buf = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content);
     const sha256 = createHash('sha256').update(buf).digest('hex');
-    if (!(await this.backend.has(contentKey(sha256)))) await this.backend.createOnce(contentKey(sha256), buf);
+    await this.backend.storeBytes(contentKey(sha256), buf);
     return { sha256, bytes: buf.length, ...meta };
   }
 
