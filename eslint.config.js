@@ -6,7 +6,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.venv/**', 'data/state/**', 'tests/fixtures/**', '.stamps/**'] },
+  { ignores: ['node_modules/**', '.venv/**', '.venv-moto/**', 'data/state/**', 'tests/fixtures/**', '.stamps/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

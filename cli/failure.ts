@@ -8,6 +8,7 @@ import {
 import { WorkflowFailedError, WorkflowNotFoundError, isGrpcServiceError } from '@temporalio/client';
 import { CommanderError } from 'commander';
 import { BadInputError } from '../lib/errors.js';
+import { isStoreUnavailable } from '../lib/artifacts/blob-backend.js';
 import { TemporalUnreachableError, temporalTarget } from '../lib/temporal/connection.js';
 import { EXIT } from './output.js';
 
@@ -102,6 +103,8 @@ export function describeCliFailure(err: unknown): CliFailure {
   if (err instanceof CommanderError) return { exitCode: EXIT.badInput, kind: 'usage', message: err.message.replace(/^error: /, '') };
   if (err instanceof TemporalUnreachableError) return unreachable(err.address, err.detail);
   if (err instanceof WorkflowFailedError) return fromWorkflowFailure(err);
+  // Before the network-error checks below, which would take the bucket's ECONNREFUSED for Temporal's.
+  if (isStoreUnavailable(err)) return { exitCode: EXIT.failed, kind: 'server-unreachable', message: (err as Error).message };
   if (err instanceof WorkflowNotFoundError) {
     return { exitCode: EXIT.badInput, kind: 'not-found', message: `no workflow ${err.workflowId} on the Temporal server at ${temporalTarget().address} (namespace ${temporalTarget().namespace}): check the id with \`physvec runs\`; the dev server keeps closed runs 24 h` };
   }

@@ -104,11 +104,38 @@ export const SandboxConfig = z
   })
   .strict();
 
+/** Where a bucket-backed artifact store is (issue 29); credentials come from the AWS environment. */
+export const S3ArtifactsConfig = z
+  .object({
+    bucket: z.string().min(3, 'a bucket name (3 to 63 characters)').max(63),
+    /** Key prefix inside the bucket ('' = its root), e.g. "physvec/prod". */
+    prefix: z.string().default(''),
+    /** S3-compatible endpoint (MinIO, Ceph RGW); absent = AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, else AWS S3. */
+    endpoint: z.string().url().optional(),
+    /** Absent = AWS_REGION, else us-east-1 (what most S3-compatible servers accept). */
+    region: z.string().optional(),
+    /** bucket-in-path URLs; absent = true when an endpoint is set (MinIO and most servers need it). */
+    forcePathStyle: z.boolean().optional(),
+  })
+  .strict();
+export type S3ArtifactsConfig = z.infer<typeof S3ArtifactsConfig>;
+
+/** The artifact store: `local` = <state>/artifacts (default), `s3` = the bucket under `s3`. PHYSVEC_ARTIFACTS_URL=s3://bucket/prefix overrides. */
+export const ArtifactsConfig = z
+  .object({
+    backend: z.enum(['local', 's3']).default('local'),
+    s3: S3ArtifactsConfig.optional(),
+  })
+  .strict()
+  .refine((c) => c.backend !== 's3' || c.s3 !== undefined, { message: 'backend "s3" needs an "s3" section with at least a bucket', path: ['s3'] });
+export type ArtifactsConfig = z.infer<typeof ArtifactsConfig>;
+
 export const PhysvecConfig = z
   .object({
     llm: LlmConfig,
     budget: BudgetConfig.default({ maxTokens: null, maxUsd: null, deadlineHours: 24 }),
     sandbox: SandboxConfig.default({ runTimeoutSeconds: 300 }),
+    artifacts: ArtifactsConfig.optional(),
   })
   .loose();
 export type PhysvecConfig = z.infer<typeof PhysvecConfig>;

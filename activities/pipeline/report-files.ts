@@ -4,6 +4,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
+import { ArtifactMissingError } from '../../lib/artifacts/blob-backend.js';
 import type { ArtifactRef } from '../../schemas/artifact.js';
 
 export interface LinkedFile {
@@ -38,10 +39,10 @@ export class ReportFolder {
     const target = path.join(this.dir, href);
     await fs.mkdir(path.dirname(target), { recursive: true });
     try {
-      await fs.copyFile(this.store.pathOf(ref.sha256), target);
+      await this.store.copyOut(ref, target, { overwrite: true });
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      this.missing.push(`${what} (${ref.sha256.slice(0, 12)}…): not in the artifact store at ${this.store.root}`);
+      if (!(err instanceof ArtifactMissingError)) throw err;
+      this.missing.push(`${what} (${ref.sha256.slice(0, 12)}…): not in the artifact store at ${this.store.location}`);
       return undefined;
     }
     const f = { href, what, bytes: ref.bytes, sha256: ref.sha256 };

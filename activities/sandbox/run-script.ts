@@ -25,6 +25,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { ArtifactStore, artifactStore } from '../../lib/artifacts/store.js';
+import { isStoreUnavailable } from '../../lib/artifacts/blob-backend.js';
 import { BadInputError } from '../../lib/errors.js';
 import type { SandboxHeartbeat, SandboxRequestInput, SandboxResult } from '../../schemas/sandbox.js';
 import {
@@ -66,6 +67,8 @@ export const SANDBOX_OWN_FAILURE = 'SandboxOwnFailure';
 export const HOST_DISK_FULL_FAILURE = 'HostDiskFull';
 /** Failure type of an attempt stopped by the run's wall-clock guard (a host too busy to give it its CPU time); retryable, not an own failure. */
 export const HOST_BUSY_FAILURE = 'HostBusy';
+/** The artifact store could not be reached (lib/artifacts/s3-errors.ts): an infrastructure fault, retried. */
+const STORE_UNAVAILABLE_FAILURE = 'ArtifactStoreUnavailable';
 /** Freeing disk space takes a person minutes: no point retrying at the policy's 5 s. */
 export const HOST_DISK_RETRY_DELAY_MS = 30_000;
 
@@ -165,6 +168,11 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
           // The host did not give the run its time: retried, and not the run's own failure either.
           ctx.heartbeat({ phase: 'wall-guard', label, ownFailures, ...runState.details() });
           throw ApplicationFailure.create({ type: HOST_BUSY_FAILURE, message: err.message, nonRetryable: false, details: [err.result.usage], cause: err });
+        }
+        if (isStoreUnavailable(err)) {
+          // The artifact store (a bucket) is unreachable or refuses this worker: retried, not the run's own failure.
+          ctx.heartbeat({ phase: 'store-unavailable', label, ownFailures, ...runState.details() });
+          throw ApplicationFailure.create({ type: STORE_UNAVAILABLE_FAILURE, message: `${run}: ${(err as Error).message}`, nonRetryable: false, cause: err as Error });
         }
         const failures = ownFailures + 1;
         ctx.heartbeat({ phase: 'failed', label, ownFailures: failures, ...runState.details() });

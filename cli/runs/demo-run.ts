@@ -36,7 +36,7 @@ export async function runDemo(opts: { smoke?: boolean; model?: string }): Promis
       line(`workflow ${workflowId}`);
       const result = await followSmoke(handle);
       line(`result: ${result.status}`);
-      for (const f of result.run.files ?? []) line(`  produced ${f.path}: ${artifactStore().pathOf(f.ref.sha256)}`);
+      for (const f of result.run.files ?? []) line(`  produced ${f.path}: ${artifactStore().describe(f.ref.sha256)}`);
       line(`Temporal UI: ${uiUrl(workflowId)}`);
       if (result.status !== 'passed') process.exitCode = EXIT.failed;
       return;

@@ -26,7 +26,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -39,6 +39,7 @@ import { readManifest } from '../../lib/kb/store.js';
 import type { SmokeInput, SmokeResult } from '../../workflows/smoke.js';
 import { ensureServer, testClient } from '../helpers/temporal.js';
 import { spawnWorker, stopWorker, waitFor, type SpawnedWorker } from './drill-support.js';
+import { startMoto, type Moto } from '../helpers/moto.js';
 
 const run = promisify(execFile);
 const SCALE = Number(process.env.PHYSVEC_RESUME_DRILL_SCALE ?? '1') || 1;
@@ -193,15 +194,29 @@ function workerDirs(root: string, name: string, sharedArtifacts: string): Record
   return { PHYSVEC_STATE_DIR: path.join(root, name), PHYSVEC_ARTIFACTS_DIR: sharedArtifacts, PHYSVEC_SANDBOX_WARM: '0' };
 }
 
+/** Every file a worker's own artifacts directory holds but its upload spool: with a bucket, none. */
+function storedLocally(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile() && !path.join(e.parentPath, e.name).includes(`${path.sep}.incoming`)).map((e) => path.join(e.parentPath, e.name));
+}
+
 const STRICT = process.env.PHYSVEC_RESUME_DRILL_STRICT === '1';
-/** The drill of one simulation kind; each runs in a drill file of its own, so the two run side by side. */
-export function resumeDrill(kind: 'dmrg' | 'vmc'): void {
-describe(`a long ${kind === 'dmrg' ? 'DMRG' : 'VMC'} simulation resumes from its checkpoint on another worker`, { concurrency: false }, () => {
+/**
+ * The drill of one simulation kind; each runs in a drill file of its own, so the two run side by side.
+ * `store`: the workers share an artifacts directory, or (issue 29.3) nothing but Temporal and a bucket
+ * on an S3-compatible server (moto_server), each with its own state, sandbox and artifacts (spool) dirs.
+ */
+export function resumeDrill(kind: 'dmrg' | 'vmc', store: 'shared-dir' | 'bucket' = 'shared-dir'): void {
+describe(`a long ${kind === 'dmrg' ? 'DMRG' : 'VMC'} simulation resumes from its checkpoint on another worker${store === 'bucket' ? ', sharing only Temporal and a bucket' : ''}`, { concurrency: false }, () => {
   let client: Client;
   let connection: Connection;
   let orchestration: SpawnedWorker;
   const root = mkdtempSync(path.join(os.tmpdir(), 'physvec-resume-drill-'));
   const shared = path.join(root, 'shared-artifacts');
+  let moto: Moto | undefined;
+  /** A worker's environment: its own state dir; the shared artifacts dir, or its own spool and the bucket. */
+  const dirs = (name: string): Record<string, string> =>
+    moto ? { ...workerDirs(root, name, path.join(root, name, 'artifacts')), ...moto.env('drill') } : workerDirs(root, name, shared);
   const figures: string[] = [];
   // Every worker this file starts, stopped at the end whatever failed (an orphan would take the next runs).
   const spawned: SpawnedWorker[] = [];
@@ -214,7 +229,8 @@ describe(`a long ${kind === 'dmrg' ? 'DMRG' : 'VMC'} simulation resumes from its
   before(async () => {
     await ensureServer();
     ({ client, connection } = await testClient());
-    orchestration = worker('orchestration', workerDirs(root, 'orchestration', shared));
+    if (store === 'bucket') moto = await startMoto();
+    orchestration = worker('orchestration', dirs('orchestration'));
     await orchestration.ready;
     // A fresh orchestration worker builds its knowledge base in the background (~20-40 s of CPU):
     // the uninterrupted run must not share the host with it, or it would look slower than it is.
@@ -224,12 +240,13 @@ describe(`a long ${kind === 'dmrg' ? 'DMRG' : 'VMC'} simulation resumes from its
   after(async () => {
     for (const w of spawned) await stopWorker(w);
     await connection?.close();
+    await moto?.stop();
     for (const f of figures) console.log(`# ${f}`);
   });
 
   /** The drill's task run once without interruption on a fresh worker: its duration and final energy. */
   async function uninterrupted(d: Drill): Promise<Baseline> {
-    const a = worker('simulation', workerDirs(root, 'A', shared));
+    const a = worker('simulation', dirs('A'));
     try {
       await a.ready;
       const t0 = Date.now();
@@ -252,8 +269,8 @@ describe(`a long ${kind === 'dmrg' ? 'DMRG' : 'VMC'} simulation resumes from its
 
   /** The run killed -9 on worker A at ~70 % of `base`; a new worker (restart) or a second one that was polling all along (two-workers) takes the retry. */
   async function interrupted(d: Drill, base: Baseline, mode: 'two-workers' | 'restart'): Promise<void> {
-    let a = worker('simulation', workerDirs(root, 'A', shared));
-    let b: SpawnedWorker | undefined = mode === 'two-workers' ? worker('simulation', workerDirs(root, 'B', shared)) : undefined;
+    let a = worker('simulation', dirs('A'));
+    let b: SpawnedWorker | undefined = mode === 'two-workers' ? worker('simulation', dirs('B')) : undefined;
     try {
       await a.ready;
       if (b) await b.ready;
@@ -300,7 +317,7 @@ describe(`a long ${kind === 'dmrg' ? 'DMRG' : 'VMC'} simulation resumes from its
       await stopWorker(a, 'SIGKILL');
       const killedAt = Date.now();
       if (!b) {
-        b = worker('simulation', workerDirs(root, 'A', shared));
+        b = worker('simulation', dirs('A'));
         await b.ready;
       }
       // Where the time after the kill goes: the lost worker's detection and the retry's start, then the restore.
@@ -325,6 +342,11 @@ describe(`a long ${kind === 'dmrg' ? 'DMRG' : 'VMC'} simulation resumes from its
       // "Kill-to-end <= half" is a speed target: the suite prints it (a timed assertion on a shared, noisy
       // host would fail for reasons that are not the resume's); PHYSVEC_RESUME_DRILL_STRICT=1 enforces it,
       // which is how the drill is run as a benchmark.
+      if (moto) {
+        const local = ['orchestration', 'A', 'B'].flatMap((n) => storedLocally(path.join(root, n, 'artifacts')));
+        assert.deepEqual(local, [], 'no worker stored an artifact on its own disk: the checkpoint went A → bucket → B');
+        figures.push(`${d.task} (${mode}): the workers shared only Temporal and ${moto.endpoint} (s3://${moto.bucket}/drill); their artifacts dirs hold no artifact`);
+      }
       if (STRICT) assert.ok(killToEndMs <= 0.5 * base.ms, `kill-to-end ${killToEndMs} ms is at most half the uninterrupted ${base.ms} ms`);
       else if (killToEndMs > 0.5 * base.ms) console.log(`# NOT MET: kill-to-end ${(killToEndMs / 1000).toFixed(1)} s is more than half the uninterrupted ${(base.ms / 1000).toFixed(1)} s (not enforced without PHYSVEC_RESUME_DRILL_STRICT=1)`);
     } finally {
@@ -333,7 +355,7 @@ describe(`a long ${kind === 'dmrg' ? 'DMRG' : 'VMC'} simulation resumes from its
     }
   }
 
-  if (kind === 'dmrg') test('DMRG (TeNPy): killed at ~70 % and resumed from its checkpoint by a second worker sharing the artifact store', { timeout: 3_600_000 }, async () => {
+  if (kind === 'dmrg') test(`DMRG (TeNPy): killed at ~70 % and resumed from its checkpoint by a second worker sharing the artifact store${store === 'bucket' ? ' (a bucket)' : ''}`, { timeout: 3_600_000 }, async () => {
     await interrupted(DMRG, await uninterrupted(DMRG), 'two-workers');
   });
   if (kind === 'vmc') test('NetKet VMC: worker killed at ~70 %, a new worker resumes from the checkpoint', { timeout: 3_600_000 }, async () => {

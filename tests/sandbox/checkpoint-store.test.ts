@@ -12,6 +12,7 @@ import { ArtifactStore } from '../../lib/artifacts/store.js';
 import { RunStateWatcher } from '../../runners/sandbox/run-state/index.js';
 import { CheckpointSync, type CheckpointLimits } from '../../runners/sandbox/run-state/checkpoint-sync.js';
 import { bytesUnder } from '../fixtures/hostile/harness.js';
+import { rssRise } from '../helpers/rss.js';
 
 const MiB = 1024 * 1024;
 
@@ -29,21 +30,6 @@ function writeLarge(file: string, mib: number, seed: number): void {
     writeSync(fd, chunk);
   }
   closeSync(fd);
-}
-
-/** The largest rise of this process's RSS over its level before `work`, sampled every 2 ms. */
-async function rssRise(work: () => Promise<unknown>): Promise<number> {
-  const base = process.memoryUsage().rss;
-  let peak = base;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 2);
-  try {
-    await work();
-  } finally {
-    clearInterval(timer);
-  }
-  return Math.max(peak, process.memoryUsage().rss) - base;
 }
 
 const generous = (over: Partial<CheckpointLimits> = {}): CheckpointLimits => ({ maxBytes: 1024 * MiB, maxFiles: 8, maxStoredBytes: 4096 * MiB, releaseAfterMs: 0, ...over });
