@@ -27,6 +27,7 @@ export const COMMANDS: Record<string, Load> = {
   results: () => import('./results.js'),
   bench: () => import('./bench.js'),
   schedule: () => import('./schedule.js'),
+  view: () => import('./view.js'),
 };
 
 export const commandModules: Load[] = Object.values(COMMANDS);
