@@ -26,7 +26,7 @@ interface MessagePart extends Partial<Shown> {
   artifact?: { label: string; bytes: number; href?: string };
 }
 
-export interface TranscriptCall {
+interface TranscriptCall {
   id: string;
   key: string;
   model: string;
@@ -40,7 +40,7 @@ export interface TranscriptCall {
   exchangeHref?: string;
 }
 
-export interface TranscriptRole {
+interface TranscriptRole {
   role: string;
   calls: TranscriptCall[];
   inputTokens: number;

@@ -100,7 +100,7 @@ async function historyCalls(workflowId: string): Promise<RecordedCall[] | string
 }
 
 /** Where the transcript's calls come from: the run's history (default), or given (tests). */
-export interface ReportDeps {
+interface ReportDeps {
   llmCalls?: (workflowId: string) => Promise<RecordedCall[] | string>;
 }
 

@@ -7,7 +7,7 @@ import type { IndexCampaign, IndexRow, RunIndex } from './view-index.js';
 import { VIEW_QUERY } from './view-sources.js';
 
 /** `openai:gpt-5.1` → `openai/gpt-5.1`; every `scripted:<cassette>` → `scripted`. */
-export function modelShown(model: string | null): string {
+function modelShown(model: string | null): string {
   if (!model) return '?';
   if (model.startsWith('scripted:')) return 'scripted';
   const i = model.indexOf(':');
@@ -39,7 +39,7 @@ function rowView(r: IndexRow, hrefOf: (file: string) => string) {
   };
 }
 
-export interface PageFacts {
+interface PageFacts {
   generatedAt: string;
   /** The sources read, for the page's first line. */
   sources: string;

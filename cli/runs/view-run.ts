@@ -11,7 +11,7 @@ import { renderIndexPage } from './view-page.js';
 import { serveIndex, servedHref } from './view-serve.js';
 import { campaignReportFile, readReports, readStore, readVisibility, VIEW_QUERY } from './view-sources.js';
 
-export interface ViewFlags {
+interface ViewFlags {
   out?: string;
   port: number;
   limit: number;

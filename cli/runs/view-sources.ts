@@ -16,7 +16,7 @@ import type { CampaignRecord, RunRecord } from '../../schemas/campaign.js';
 import type { ReportSummary, VisibleRun } from './view-index.js';
 
 /** Workflow types the index lists: one reproduction of one task (PhysVEC, smoke, the baselines) and campaigns. */
-export const VIEW_TYPES = ['reproduction', 'smokeReproduction', 'reactBaseline', 'oneShotBaseline', 'campaign'] as const;
+const VIEW_TYPES = ['reproduction', 'smokeReproduction', 'reactBaseline', 'oneShotBaseline', 'campaign'] as const;
 export const VIEW_QUERY = `WorkflowType IN (${VIEW_TYPES.map((t) => `"${t}"`).join(', ')})`;
 
 function visible(w: WorkflowExecutionInfo): VisibleRun {

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { ArtifactStore } from '../../lib/artifacts/store.js';
-import { writeReport, type ReportDeps, type ReportInput } from '../../activities/pipeline/report.js';
+import { writeReport, type ReportInput } from '../../activities/pipeline/report.js';
 import { scoreRubric } from '../../activities/pipeline/rubric.js';
 import type { RubricLeafSummary } from '../../schemas/rubric.js';
 import type { TaskContext } from '../../schemas/pipeline.js';
@@ -35,7 +35,7 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 export const WORKFLOW_ID = 'repro-task_hostile-1';
 export const RUN_ID = '0195b2c4-7f3e-7a1d-9c2e-3f1a2b3c4d5e';
 
-export async function writeHostileReport(opts: { stateDir?: string; workflowId?: string; runId?: string; checkpointSkipped?: string; llmCalls?: ReportDeps['llmCalls'] } = {}) {
+export async function writeHostileReport(opts: { stateDir?: string; workflowId?: string; runId?: string; checkpointSkipped?: string; llmCalls?: NonNullable<Parameters<typeof writeReport>[2]>['llmCalls'] } = {}) {
   const stateDir = opts.stateDir ?? mkdtempSync(path.join(os.tmpdir(), 'physvec-hostile-report-'));
   const workflowId = opts.workflowId ?? WORKFLOW_ID;
   const runId = opts.runId ?? RUN_ID;
