@@ -107,9 +107,10 @@ async function callView(store: ArtifactStore, folder: ReportFolder, call: Record
 }
 
 /** The calls grouped by role, in the order each role first spoke; files written into `folder`. */
-export async function transcriptOf(store: ArtifactStore, folder: ReportFolder, calls: RecordedCall[]): Promise<Transcript> {
+export async function transcriptOf(store: ArtifactStore, folder: ReportFolder, calls: RecordedCall[], beat: () => void = () => undefined): Promise<Transcript> {
   const roles = new Map<string, TranscriptRole>();
   for (const [i, call] of calls.entries()) {
+    beat();
     const v = await callView(store, folder, call, i + 1);
     const role = call.request.key.role;
     const r = roles.get(role) ?? { role, calls: [], inputTokens: 0, outputTokens: 0, costUsd: 0, scripted: true };

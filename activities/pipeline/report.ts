@@ -92,10 +92,26 @@ async function historyCalls(workflowId: string): Promise<RecordedCall[] | string
   } catch {
     return 'the report was written outside a worker (no workflow history to read)';
   }
+  // Bounded: the report is written whatever happens, and the activity's heartbeat timeout is 30 s.
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`the workflow history was not read within ${HISTORY_WAIT_MS / 1000} s`), HISTORY_WAIT_MS)));
   try {
-    return await llmCallsInHistory(client, workflowId, { children: false });
+    return await Promise.race([llmCallsInHistory(client, workflowId, { children: false }), late]);
   } catch (err) {
     return `the workflow history could not be read: ${(err as Error)?.message ?? String(err)}`;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const HISTORY_WAIT_MS = 20_000;
+
+/** Tells the server the report activity is alive (no-op outside an activity). */
+function beat(): void {
+  try {
+    Context.current().heartbeat();
+  } catch {
+    /* not inside an activity */
   }
 }
 
@@ -146,7 +162,7 @@ export async function writeReport(store: ArtifactStore, input: ReportInput, deps
   for (const f of input.finalRun?.files ?? []) if (f !== figure) await folder.copy(f.ref, `artifacts/final-run/${safeRelative(f.path)}`, `final run output ${f.path}`);
   const scorecards = await Promise.all(input.scientificRounds.map((s) => rubricScorecard(store, ctx.rubric.leavesRef, s.rubric)));
   const calls = await (deps.llmCalls ?? historyCalls)(input.workflowId);
-  const transcript: Transcript = typeof calls === 'string' ? { available: false, reason: calls } : await transcriptOf(store, folder, calls);
+  const transcript: Transcript = typeof calls === 'string' ? { available: false, reason: calls } : await transcriptOf(store, folder, calls, beat);
 
   const json = {
     kind: 'physvec.reproduction-report',
