@@ -14,10 +14,11 @@ type Issue = ZodError['issues'][number];
 
 /** What the flag wants, in words a person can act on. */
 function wanted(i: Issue): string {
-  const x = i as Issue & { expected?: string; minimum?: number | bigint; inclusive?: boolean; values?: unknown[]; format?: string; origin?: string };
+  const x = i as Issue & { expected?: string; minimum?: number | bigint; maximum?: number | bigint; inclusive?: boolean; values?: unknown[]; format?: string; origin?: string };
   if (i.code === 'invalid_type' && x.expected === 'number') return 'expected a number';
   if (i.code === 'invalid_type' && x.expected === 'int') return 'expected a whole number';
   if (i.code === 'too_small' && x.origin === 'number') return `expected a number ${x.inclusive ? '≥' : '>'} ${x.minimum}`;
+  if (i.code === 'too_big' && x.origin === 'number') return `expected a number ${x.inclusive ? '≤' : '<'} ${x.maximum}`;
   if (i.code === 'invalid_format' || (i.code === 'invalid_type' && /int/.test(i.message))) return 'expected a whole number';
   if (i.code === 'invalid_value' && x.values) return `expected one of ${x.values.join(', ')}`;
   return i.message;

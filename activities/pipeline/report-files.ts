@@ -1,6 +1,7 @@
 // The evidence report's folder: the files its page links, copied out of the content-addressed store
 // under readable names beside report.html, so every link is relative and the folder can be archived
 // or mailed as a whole (the store's names are hashes, and it may live on another machine).
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
@@ -46,6 +47,22 @@ export class ReportFolder {
       return undefined;
     }
     const f = { href, what, bytes: ref.bytes, sha256: ref.sha256 };
+    this.files.push(f);
+    return f;
+  }
+
+  /** As `copy`, but content already copied (same sha256) is linked where it is, not copied again. */
+  async copyOnce(ref: ArtifactRef, href: string, what: string): Promise<LinkedFile | undefined> {
+    return this.files.find((f) => f.sha256 === ref.sha256) ?? this.copy(ref, href, what);
+  }
+
+  /** Writes text the report made itself (the whole of a text the page shows cut) to `href` and lists it. */
+  async write(href: string, content: string, what: string): Promise<LinkedFile> {
+    const target = path.join(this.dir, href);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.writeFile(target, content);
+    const buf = Buffer.from(content, 'utf8');
+    const f = { href, what, bytes: buf.length, sha256: createHash('sha256').update(buf).digest('hex') };
     this.files.push(f);
     return f;
   }

@@ -6,6 +6,7 @@ import { estimatedNote } from '../../lib/llm/accounting.js';
 import type { ReportInput } from './report.js';
 import type { ProtocolReport } from './report-protocol.js';
 import type { ScorecardLeaf } from './report-scorecard.js';
+import { PREVIEW_CHARS, type Transcript } from './report-transcript.js';
 import type { LinkedFile } from './report-files.js';
 import type { ParameterUsed, SizeComparison } from '../../lib/tasks/size-used.js';
 
@@ -28,6 +29,8 @@ interface ViewInput {
   lostLine: string;
   /** What the final run was called with (its call recording), and the asked parameters against it. */
   ran: { parameters: ParameterUsed[] | null; size: { asked: 'scaled' | 'full'; parameters: SizeComparison[] } | null };
+  /** The LLM calls by role (activities/pipeline/report-transcript.ts). */
+  transcript: Transcript;
 }
 
 const verdictClass = (v: string) => (v === 'correct' || v === 'passed' || v === 'true' ? 'ok' : v === 'undetermined' ? 'warn' : 'bad');
@@ -114,5 +117,7 @@ export function evidenceView(v: ViewInput) {
     human: input.progress.human.map((h) => ({ ...h, at: new Date(h.at).toISOString() })),
     ran: ranView(v.ran),
     scriptLines: v.finalScript === undefined ? null : v.finalScript.replace(/\n$/, '').split('\n'),
+    transcript: v.transcript,
+    previewChars: PREVIEW_CHARS,
   };
 }

@@ -22,6 +22,8 @@ import { evidenceView } from './report-view.js';
 import { checkFullSize } from '../../lib/tasks/size-check.js';
 import { compareSize, parametersUsed, sizeWarning, type ParameterUsed, type SizeComparison } from '../../lib/tasks/size-used.js';
 import { readCalls } from './call-evidence.js';
+import { llmCallsInHistory, type RecordedCall } from '../../lib/temporal/llm-calls.js';
+import { transcriptOf, type Transcript } from './report-transcript.js';
 
 export interface ReportInput {
   workflowId: string;
@@ -79,7 +81,46 @@ function currentRun(workflowId: string): { workflowId: string; runId?: string } 
   return { workflowId };
 }
 
-export async function writeReport(store: ArtifactStore, input: ReportInput): Promise<{ jsonRef: ArtifactRef; htmlRef: ArtifactRef; htmlPath: string; jsonPath: string }> {
+/**
+ * Every LLM call of the run, from its history through the worker's client (the one complete list,
+ * failed calls included); outside a worker, or when the history cannot be read, why there is none.
+ */
+async function historyCalls(workflowId: string): Promise<RecordedCall[] | string> {
+  let client;
+  try {
+    client = Context.current().client;
+  } catch {
+    return 'the report was written outside a worker (no workflow history to read)';
+  }
+  // Bounded: the report is written whatever happens, and the activity's heartbeat timeout is 30 s.
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`the workflow history was not read within ${HISTORY_WAIT_MS / 1000} s`), HISTORY_WAIT_MS)));
+  try {
+    return await Promise.race([llmCallsInHistory(client, workflowId, { children: false }), late]);
+  } catch (err) {
+    return `the workflow history could not be read: ${(err as Error)?.message ?? String(err)}`;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const HISTORY_WAIT_MS = 20_000;
+
+/** Tells the server the report activity is alive (no-op outside an activity). */
+function beat(): void {
+  try {
+    Context.current().heartbeat();
+  } catch {
+    /* not inside an activity */
+  }
+}
+
+/** Where the transcript's calls come from: the run's history (default), or given (tests). */
+interface ReportDeps {
+  llmCalls?: (workflowId: string) => Promise<RecordedCall[] | string>;
+}
+
+export async function writeReport(store: ArtifactStore, input: ReportInput, deps: ReportDeps = {}): Promise<{ jsonRef: ArtifactRef; htmlRef: ArtifactRef; htmlPath: string; jsonPath: string }> {
   const ctx = input.context ?? unpreparedContext(input.taskFile);
   const endedAt = Date.now();
   const startedAt = Math.min(endedAt, ...input.progress.timings.map((t) => t.startedAt));
@@ -120,6 +161,8 @@ export async function writeReport(store: ArtifactStore, input: ReportInput): Pro
   // figure.png is linked once, beside the page.
   for (const f of input.finalRun?.files ?? []) if (f !== figure) await folder.copy(f.ref, `artifacts/final-run/${safeRelative(f.path)}`, `final run output ${f.path}`);
   const scorecards = await Promise.all(input.scientificRounds.map((s) => rubricScorecard(store, ctx.rubric.leavesRef, s.rubric)));
+  const calls = await (deps.llmCalls ?? historyCalls)(input.workflowId);
+  const transcript: Transcript = typeof calls === 'string' ? { available: false, reason: calls } : await transcriptOf(store, folder, calls, beat);
 
   const json = {
     kind: 'physvec.reproduction-report',
@@ -149,6 +192,7 @@ export async function writeReport(store: ArtifactStore, input: ReportInput): Pro
     tokensByRole: input.progress.ledger.byRole,
     stageTimes,
     human: input.progress.human,
+    llmTranscript: transcript.available ? transcript.roles.map((r) => ({ ...r, calls: r.calls.map(({ messages: _m, answer: _a, ...c }) => c) })) : { unavailable: transcript.reason },
     artifacts: { finalScript: input.finalScriptRef?.sha256, authorScript: input.authorScriptRef?.sha256, figure: figure?.ref.sha256 },
     files: folder.files,
     missingFiles: folder.missing,
@@ -158,6 +202,7 @@ export async function writeReport(store: ArtifactStore, input: ReportInput): Pro
     finalScript, links: { finalScript: finalLink, authorScript: authorLink, figure: figureLink, programming: programmingLinks, rubric: rubricLinks, files: folder.files, missing: folder.missing },
     lostLine: lostLine(input.progress.tokens),
     ran,
+    transcript,
   }));
   const jsonPath = path.join(dir, 'report.json');
   const htmlPath = path.join(dir, 'report.html');

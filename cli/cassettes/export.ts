@@ -2,12 +2,10 @@
 // workflows'), keyed by role/stage/iteration/seq, with the answer, tool rounds and recorded tokens.
 // Replaying it with `scripted:<file>` gives the same answers at zero cost. Client-side code (the CLI).
 import type { Client } from '@temporalio/client';
-import type { Payload } from '@temporalio/common';
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
-import { Cassette, LlmRequest, LlmResult, type CassetteEntry } from '../../schemas/llm.js';
+import { Cassette, type CassetteEntry, type LlmRequest, type LlmResult } from '../../schemas/llm.js';
+import { llmCallsInHistory } from '../../lib/temporal/llm-calls.js';
 import { callKeyString } from '../../lib/llm/keys.js';
-
-export const LLM_ACTIVITY_TYPE = 'callLlm';
 
 export interface ExportOptions {
   runId?: string;
@@ -51,34 +49,8 @@ export async function exportCassette(client: Client, workflowId: string, opts: E
 }
 
 async function collect(client: Client, workflowId: string, runId: string | undefined, children: boolean): Promise<Recorded[]> {
-  const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
-  const converter = client.options.loadedDataConverter;
-  const decode = async (payloads: Payload[] | null | undefined): Promise<unknown> => {
-    if (!payloads?.length) return undefined;
-    let ps = payloads;
-    for (const codec of [...converter.payloadCodecs].reverse()) ps = await codec.decode(ps);
-    return converter.payloadConverter.fromPayload(ps[0]!);
-  };
-  const scheduled = new Map<string, LlmRequest>();
-  const out: Recorded[] = [];
-  for (const ev of history.events ?? []) {
-    const s = ev.activityTaskScheduledEventAttributes;
-    if (s && s.activityType?.name === LLM_ACTIVITY_TYPE) {
-      scheduled.set(String(ev.eventId), LlmRequest.parse(await decode(s.input?.payloads)));
-      continue;
-    }
-    const c = ev.activityTaskCompletedEventAttributes;
-    if (c) {
-      const request = scheduled.get(String(c.scheduledEventId));
-      if (request) out.push({ workflowId, request, result: LlmResult.parse(await decode(c.result?.payloads)) });
-      continue;
-    }
-    const child = ev.childWorkflowExecutionStartedEventAttributes;
-    if (child && children && child.workflowExecution?.workflowId) {
-      out.push(...(await collect(client, child.workflowExecution.workflowId, child.workflowExecution.runId ?? undefined, children)));
-    }
-  }
-  return out;
+  const calls = await llmCallsInHistory(client, workflowId, { runId, children });
+  return calls.flatMap((c) => (c.result ? [{ workflowId: c.workflowId, request: c.request, result: c.result }] : []));
 }
 
 async function entryOf({ request, result }: Recorded, store: ArtifactStore | undefined): Promise<CassetteEntry> {

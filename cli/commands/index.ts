@@ -28,6 +28,7 @@ export const COMMANDS: Record<string, Load> = {
   bench: () => import('./bench.js'),
   schedule: () => import('./schedule.js'),
   artifacts: () => import('./artifacts.js'),
+  view: () => import('./view.js'),
 };
 
 export const commandModules: Load[] = Object.values(COMMANDS);

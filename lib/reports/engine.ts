@@ -17,6 +17,6 @@ const eta = new Eta({
 });
 
 /** Renders `templates/<name>.eta` with `it` bound to the page's view. */
-export function renderTemplate(name: 'evidence' | 'campaign', view: object): string {
+export function renderTemplate(name: 'evidence' | 'campaign' | 'index', view: object): string {
   return eta.render(name, view);
 }

@@ -205,6 +205,9 @@ export async function buildCorpus(ctx: CorpusContext): Promise<Case[]> {
   flag('runs --verdict great', ['runs', '--verdict', 'great'], /--verdict great: use one of running, paused, passed, failed/);
   flag('runs --topic chemistry', ['runs', '--topic', 'chemistry'], /--topic chemistry: unknown topic; use one of dmrg/);
   flag('runs --limit 0', ['runs', '--limit', '0'], /--limit "0": expected a number > 0/);
+  flag('view --port abc', ['view', '--port', 'abc'], /--port "abc": expected a number/);
+  flag('view --port 70000', ['view', '--port', '70000'], /--port "70000": expected a number ≤ 65535/);
+  flag('view --out and --port', ['view', '--out', path.join(ctx.dir, 'view'), '--port', '8300'], /--port 8300 with --out .*: --out writes a page and serves nothing; give one of them/);
   flag('worker --queue gpu', ['worker', '--queue', 'gpu'], /--queue: expected orchestration, simulation, large or all, got "gpu"/);
   flag('worker --metrics host:9464', ['worker', '--metrics', 'prometheus-host:9464'], /--metrics: "prometheus-host" is not an IP address .*e\.g\. :9464/);
   flag('worker --traces jaeger', ['worker', '--traces', 'jaeger'], /--traces: expected otlp, console or off, got "jaeger"/);

@@ -29,7 +29,7 @@ function offenders(modules: string[], heavy: RegExp[]): string[] {
   return modules.filter((m) => heavy.some((h) => h.test(m)));
 }
 
-for (const args of [['--help'], ['runs', '--help'], ['status', '--help'], ['reproduce', '--help'], ['worker', '--help']]) {
+for (const args of [['--help'], ['runs', '--help'], ['status', '--help'], ['reproduce', '--help'], ['worker', '--help'], ['view', '--help']]) {
   test(`physvec ${args.join(' ')} loads the declarations only`, async () => {
     const r = await loadedBy(args);
     assert.equal(r.code, 0);
@@ -37,7 +37,7 @@ for (const args of [['--help'], ['runs', '--help'], ['status', '--help'], ['repr
     assert.deepEqual(offenders(r.modules, HEAVY_FOR_HELP), []);
     if (args[0] === '--help') {
       // Every verb is still listed, with its description.
-      for (const verb of ['server', 'worker', 'demo', 'reproduce', 'status', 'runs', 'stop', 'approve', 'resume', 'tasks', 'report', 'cassette', 'toolchains', 'kb', 'results', 'bench', 'schedule']) {
+      for (const verb of ['server', 'worker', 'demo', 'reproduce', 'status', 'runs', 'stop', 'approve', 'resume', 'tasks', 'report', 'cassette', 'toolchains', 'kb', 'results', 'bench', 'schedule', 'view']) {
         assert.match(r.stdout, new RegExp(`^\\s+${verb}\\b`, 'm'), `--help lists ${verb}`);
       }
     }

@@ -98,6 +98,12 @@ test('failed, budget-stopped, stopped and errored reproductions each write a rep
         if (name === 'mid-run') {
           assert.equal(report.programming.length, 1, 'what was done before the error is in the report');
           assert.match(report.message!, /assertion-writer/, 'the root cause (the missing cassette entry) is named');
+          // The LLM transcript, read from the run's history by the report activity: each role's calls, the failed one too.
+          const html = readFileSync(path.join(path.dirname(cause.details![0]!.report!.jsonPath), 'report.html'), 'utf8');
+          for (const role of ['author', 'unit-test-writer', 'assertion-writer']) assert.match(html, new RegExp(`<section class="llm-role" id="role-${role}">`), `transcript section of ${role}`);
+          const writer = /<section class="llm-role" id="role-assertion-writer">[\s\S]*?<\/section>/.exec(html)?.[0] ?? '';
+          assert.match(writer, /<details class="llm-call failed"[\s\S]*?<div class="who">failed<\/div><pre class="tb">[^<]*assertion-writer/, `the failed call with its failure: ${writer.slice(0, 3000)}`);
+          assert.match(html, /<details class="llm-call ok" id="llm-1"><summary><code>author\/[^<]+<\/code> scripted:[^<]* \(scripted\) — ok/, 'the first call: the author, scripted');
         } else {
           assert.equal(report.taskPrepared, false);
         }

@@ -35,7 +35,7 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 export const WORKFLOW_ID = 'repro-task_hostile-1';
 export const RUN_ID = '0195b2c4-7f3e-7a1d-9c2e-3f1a2b3c4d5e';
 
-export async function writeHostileReport(opts: { stateDir?: string; workflowId?: string; runId?: string; checkpointSkipped?: string } = {}) {
+export async function writeHostileReport(opts: { stateDir?: string; workflowId?: string; runId?: string; checkpointSkipped?: string; llmCalls?: NonNullable<Parameters<typeof writeReport>[2]>['llmCalls'] } = {}) {
   const stateDir = opts.stateDir ?? mkdtempSync(path.join(os.tmpdir(), 'physvec-hostile-report-'));
   const workflowId = opts.workflowId ?? WORKFLOW_ID;
   const runId = opts.runId ?? RUN_ID;
@@ -98,6 +98,6 @@ export async function writeHostileReport(opts: { stateDir?: string; workflowId?:
     },
   };
   const env = new MockActivityEnvironment({ workflowExecution: { workflowId, runId } });
-  const out: Awaited<ReturnType<typeof writeReport>> = await env.run(() => writeReport(store, input));
+  const out: Awaited<ReturnType<typeof writeReport>> = await env.run(() => writeReport(store, input, { llmCalls: opts.llmCalls }));
   return { ...out, stateDir, input, workflowId, runId };
 }
