@@ -13,6 +13,7 @@ import { taskQueues } from '../../lib/temporal/task-queues.js';
 import { SA } from '../../temporal-config/search-attributes.js';
 import type { ReproductionInput } from '../../schemas/pipeline.js';
 import { waitFor as pollFor } from '../helpers/poll.js';
+import type { SecondHost } from '../helpers/second-host.js';
 
 export const DIMER_TASK = path.join(repoRoot, 'data', 'tasks', 'smoke', 'task_smoke_dimer_pipeline.json');
 export const DIMER_MODEL = 'scripted:task_smoke_dimer_pipeline';
@@ -59,10 +60,12 @@ export interface SpawnedWorker {
 }
 
 /** `physvec worker --queue <queue>` in a child process. */
-export function spawnWorker(queue: 'orchestration' | 'simulation' | 'large' | 'all', env: Record<string, string> = {}): SpawnedWorker {
+export function spawnWorker(queue: 'orchestration' | 'simulation' | 'large' | 'all', env: Record<string, string> = {}, host?: SecondHost): SpawnedWorker {
   const t0 = Date.now();
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'cli/main.ts'), 'worker', '--queue', queue], {
-    env: { ...process.env, PHYSVEC_LOG_LEVEL: 'ERROR', ...env },
+  const fullEnv = { ...(process.env as Record<string, string>), PHYSVEC_LOG_LEVEL: 'ERROR', ...env };
+  const [cmd, ...args] = (host?.wrap ?? ((a: string[]) => a))([process.execPath, '--import', 'tsx', path.join(repoRoot, 'cli/main.ts'), 'worker', '--queue', queue]);
+  const proc = spawn(cmd!, args, {
+    env: host ? host.env(fullEnv) : fullEnv,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((r) => proc.once('exit', () => r()));

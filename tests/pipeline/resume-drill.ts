@@ -40,6 +40,7 @@ import type { SmokeInput, SmokeResult } from '../../workflows/smoke.js';
 import { ensureServer, testClient } from '../helpers/temporal.js';
 import { spawnWorker, stopWorker, waitFor, type SpawnedWorker } from './drill-support.js';
 import { startMoto, type Moto } from '../helpers/moto.js';
+import { openSecondHost, secondHostUnavailable, type SecondHost } from '../helpers/second-host.js';
 
 const run = promisify(execFile);
 const SCALE = Number(process.env.PHYSVEC_RESUME_DRILL_SCALE ?? '1') || 1;
@@ -220,8 +221,11 @@ describe(`a long ${kind === 'dmrg' ? 'DMRG' : 'VMC'} simulation resumes from its
   const figures: string[] = [];
   // Every worker this file starts, stopped at the end whatever failed (an orphan would take the next runs).
   const spawned: SpawnedWorker[] = [];
-  const worker = (queue: 'orchestration' | 'simulation', dirs: Record<string, string>) => {
-    const w = spawnWorker(queue, dirs);
+  // With a bucket, worker B runs on a second host: its own network, mount and UTS namespaces (when
+  // this host can make them; else separate dirs only, said in the figures).
+  let hostB: SecondHost | undefined;
+  const worker = (queue: 'orchestration' | 'simulation', dirs: Record<string, string>, host?: SecondHost) => {
+    const w = spawnWorker(queue, dirs, host);
     spawned.push(w);
     return w;
   };
@@ -229,7 +233,12 @@ describe(`a long ${kind === 'dmrg' ? 'DMRG' : 'VMC'} simulation resumes from its
   before(async () => {
     await ensureServer();
     ({ client, connection } = await testClient());
-    if (store === 'bucket') moto = await startMoto();
+    if (store === 'bucket') {
+      moto = await startMoto();
+      const why = secondHostUnavailable();
+      if (why) figures.push(`worker B ran on this host with separate dirs only: ${why}`);
+      else hostB = await openSecondHost('host-b', [root], [Number(process.env.TEMPORAL_ADDRESS!.split(':').pop()), Number(new URL(moto.endpoint).port)]);
+    }
     orchestration = worker('orchestration', dirs('orchestration'));
     await orchestration.ready;
     // A fresh orchestration worker builds its knowledge base in the background (~20-40 s of CPU):
@@ -240,6 +249,7 @@ describe(`a long ${kind === 'dmrg' ? 'DMRG' : 'VMC'} simulation resumes from its
   after(async () => {
     for (const w of spawned) await stopWorker(w);
     await connection?.close();
+    await hostB?.close();
     await moto?.stop();
     for (const f of figures) console.log(`# ${f}`);
   });
@@ -270,7 +280,7 @@ describe(`a long ${kind === 'dmrg' ? 'DMRG' : 'VMC'} simulation resumes from its
   /** The run killed -9 on worker A at ~70 % of `base`; a new worker (restart) or a second one that was polling all along (two-workers) takes the retry. */
   async function interrupted(d: Drill, base: Baseline, mode: 'two-workers' | 'restart'): Promise<void> {
     let a = worker('simulation', dirs('A'));
-    let b: SpawnedWorker | undefined = mode === 'two-workers' ? worker('simulation', dirs('B')) : undefined;
+    let b: SpawnedWorker | undefined = mode === 'two-workers' ? worker('simulation', dirs('B'), hostB) : undefined;
     try {
       await a.ready;
       if (b) await b.ready;
@@ -335,6 +345,7 @@ describe(`a long ${kind === 'dmrg' ? 'DMRG' : 'VMC'} simulation resumes from its
       assert.equal(result.status, 'passed', result.run.stderrTail.slice(-2000));
       assert.match(result.run.stdoutTail, /RESUMED True/, 'the retried run started from the restored checkpoint');
       if (resumed) assert.ok(resumed.worker.startsWith(`${b.proc.pid}@`), `the retry ran on worker ${mode === 'two-workers' ? 'B' : "A'"}, pid ${b.proc.pid} (${resumed.worker})`);
+      figures.push(`${d.task} (${mode}): killed on ${atKill.worker}, resumed on ${resumed?.worker ?? '?'}`);
       const energy = energyOf(result);
       const cp = atKill.state.checkpoint!;
       figures.push(`${d.task} (${mode}): uninterrupted ${(base.ms / 1000).toFixed(1)} s; killed at ${((killedAt - started) / 1000).toFixed(1)} s, kill-to-end ${(killToEndMs / 1000).toFixed(1)} s (${((100 * killToEndMs) / base.ms).toFixed(0)} %: retry attempt seen at +${retryStartedAt ? ((retryStartedAt - killedAt) / 1000).toFixed(1) : '?'} s, restored checkpoint seen at +${((restoredSeenAt - killedAt) / 1000).toFixed(1)} s, the resumed attempt's sandbox run ${(result.run.durationMs / 1000).toFixed(1)} s, load ${os.loadavg()[0]!.toFixed(1)}); checkpoint at the kill ${cp.files} file(s) taken ${((killedAt - cp.at) / 1000).toFixed(1)} s before it (progress then: ${JSON.stringify(atKill.state.progress?.values ?? {})}), ${(cp.bytes / 1024).toFixed(0)} KiB, ${cp.uploads} upload(s) (${(cp.uploadedBytes / 1024).toFixed(0)} KiB, one per ${((killedAt - started) / 1000 / Math.max(1, cp.uploads)).toFixed(1)} s); E ${energy} vs ${base.energy}`);
@@ -345,7 +356,7 @@ describe(`a long ${kind === 'dmrg' ? 'DMRG' : 'VMC'} simulation resumes from its
       if (moto) {
         const local = ['orchestration', 'A', 'B'].flatMap((n) => storedLocally(path.join(root, n, 'artifacts')));
         assert.deepEqual(local, [], 'no worker stored an artifact on its own disk: the checkpoint went A → bucket → B');
-        figures.push(`${d.task} (${mode}): the workers shared only Temporal and ${moto.endpoint} (s3://${moto.bucket}/drill); their artifacts dirs hold no artifact`);
+        figures.push(`${d.task} (${mode}): the workers shared only Temporal and ${moto.endpoint} (s3://${moto.bucket}/drill); their artifacts dirs hold no artifact${hostB ? `; B ran on ${hostB.name} (own network namespace reaching Temporal and the bucket at ${hostB.gateway}, own mount namespace with A's dirs covered, own hostname)` : ''}`);
       }
       if (STRICT) assert.ok(killToEndMs <= 0.5 * base.ms, `kill-to-end ${killToEndMs} ms is at most half the uninterrupted ${base.ms} ms`);
       else if (killToEndMs > 0.5 * base.ms) console.log(`# NOT MET: kill-to-end ${(killToEndMs / 1000).toFixed(1)} s is more than half the uninterrupted ${(base.ms / 1000).toFixed(1)} s (not enforced without PHYSVEC_RESUME_DRILL_STRICT=1)`);
