@@ -6,6 +6,8 @@
 // prints what the writing host prints (paths into the reading host's own state dir aside), none of
 // the 41 runs lost; the reports it copied keep their relative links working. On SQLite per host (the
 // code before this), host B cannot record into A's campaign at all and host C finds nothing.
+// Then `physvec artifacts sync` moves a one-host state dir (SQLite results, reports) into the bucket,
+// and a cluster host finds its campaign, runs and reports there.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -19,6 +21,10 @@ import { startMoto, type Moto } from '../helpers/moto.js';
 import { ensureServer } from '../helpers/temporal.js';
 import { mapParallel, runCli, runInProcess, type CliRun } from '../cli/run-cli.js';
 import { run } from './records.js';
+import { writeHostileReport } from './hostile-report.js';
+import { SqliteResultsStore } from '../../lib/results/sqlite-results.js';
+import { writeCampaignReport } from '../../lib/reports/campaign-report.js';
+import { ArtifactStore } from '../../lib/artifacts/store.js';
 
 const hosts = { A: '', B: '', C: '' };
 for (const h of ['A', 'B', 'C'] as const) hosts[h] = mkdtempSync(path.join(os.tmpdir(), `physvec-host-${h}-`));
@@ -88,4 +94,41 @@ test('two hosts write one campaign through the bucket; a third host reads result
   assert.equal(path.resolve(campaignDir(id), decodeURI(link).replace(/&amp;/g, '&')), path.join(reportDir(reportWorkflowId), 'report.html'));
   for (const f of ['report.html', 'report.json', 'figure.png', 'final.py']) assert.ok(existsSync(path.join(reportDir(reportWorkflowId), f)), `${f} of B's report is on C`);
   assert.ok(existsSync(path.join(campaignDir(id), 'figures')), 'the campaign figures came along');
+});
+
+test('artifacts sync moves a single host\'s SQLite results and reports into the bucket, where another host finds them', { timeout: 300_000 }, async () => {
+  // The state dir of a user before the cluster: SQLite results, an evidence report, a campaign report, all local.
+  const legacy = mkdtempSync(path.join(os.tmpdir(), 'physvec-host-legacy-'));
+  const report = await writeHostileReport({ stateDir: legacy, workflowId: 'repro-legacy-1' }); // sets PHYSVEC_STATE_DIR
+  const sqlite = new SqliteResultsStore();
+  const id = 'legacy-1';
+  const records = [
+    { ...run({ campaignId: id, task: 'task_hostile', m: { status: 'failed', executable: true, executableAtIteration: 1, reportPath: report.htmlPath } }), workflowId: 'repro-legacy-1' },
+    run({ campaignId: id, task: 'task_b', m: { executable: true, executableAtIteration: 2 } }),
+    run({ campaignId: id, task: 'task_c', m: null }),
+  ];
+  await sqlite.openCampaign({ campaignId: id, workflowId: `campaign-${id}`, scheduleId: null, label: null, spec: { passCriterion: 'executable' }, planned: 3 });
+  for (const r of records) await sqlite.recordRun(r);
+  await sqlite.closeCampaign(id, 'completed');
+  await writeCampaignReport(sqlite, id, { artifacts: new ArtifactStore(path.join(legacy, 'artifacts')) });
+
+  const to = `s3://${moto.bucket}/moved`;
+  const sync = async () => {
+    const r = await runInProcess(['artifacts', 'sync', '--to', to, '--json'], { PHYSVEC_STATE_DIR: legacy, PHYSVEC_ARTIFACTS_URL: undefined });
+    assert.equal(r.code, 0, r.stderr);
+    const { results, reports } = JSON.parse(r.stdout);
+    return { results: { ...results, store: path.relative(legacy, results.store) }, reports };
+  };
+  assert.deepEqual(await sync(), { results: { store: 'results.sqlite', campaigns: 1, campaignsCopied: 1, runs: 3, runsCopied: 3 }, reports: { folders: 2, copied: 2 } });
+  assert.deepEqual(await sync(), { results: { store: 'results.sqlite', campaigns: 1, campaignsCopied: 0, runs: 3, runsCopied: 0 }, reports: { folders: 2, copied: 0 } }, 'a second sync changes nothing');
+
+  // A host of the cluster: a fresh state dir, the bucket.
+  const onCluster = { PHYSVEC_STATE_DIR: mkdtempSync(path.join(os.tmpdir(), 'physvec-host-D-')), PHYSVEC_ARTIFACTS_URL: to, PHYSVEC_LOG_LEVEL: 'ERROR' };
+  const [list, exported, bench, evidence] = await mapParallel([['results', 'list'], ['results', 'export', id, '--format', 'json'], ['bench', 'report', id], ['report', 'repro-legacy-1']], 2, (v) => runCli(v, onCluster));
+  assert.match(list!.stdout, new RegExp(`^${id}  completed .* runs 3/3 .*\\n  report: ${to}/campaigns/${id}/report\\.html\\n$`), 'the report path now names the bucket, readable from any host');
+  assert.deepEqual(JSON.parse(exported!.stdout).runs, await sqlite.campaignRuns(id), 'every run as the SQLite store had it');
+  assert.equal(bench!.code, 0, bench!.stderr);
+  assert.match(bench!.stdout, new RegExp(`report: ${onCluster.PHYSVEC_STATE_DIR}/campaigns/${id}/report\\.html`));
+  assert.equal(evidence!.code, 1, evidence!.stderr);
+  assert.match(evidence!.stdout, /repro-legacy-1: failed \(task_hostile/);
 });
