@@ -28,8 +28,8 @@ async function fetchFromBucket(store: ResultsStore, campaignId: string): Promise
   return true;
 }
 
-/** The report of a campaign: the one here, the bucket's, or a fresh one from the store when asked or missing. */
-async function campaignReport(campaignId: string, regenerate: boolean) {
+/** The report of a campaign on this host: the one here, the bucket's, or a fresh one from the store when asked or missing. */
+export async function campaignReport(campaignId: string, regenerate: boolean) {
   const store = resultsStore();
   const rec = await store.getCampaign(campaignId);
   if (!rec) {

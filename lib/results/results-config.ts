@@ -16,7 +16,7 @@ import { BucketResultsStore } from './bucket-results.js';
 const buckets = new Map<string, BucketResultsStore>();
 
 /** The results store in `bucket` (its prefix is the store's), one per place for the process. */
-export function bucketResults(bucket: S3ArtifactsConfig, env: NodeJS.ProcessEnv = process.env): BucketResultsStore {
+function bucketResults(bucket: S3ArtifactsConfig, env: NodeJS.ProcessEnv = process.env): BucketResultsStore {
   const id = JSON.stringify([bucket, env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL ?? null]);
   let store = buckets.get(id);
   if (!store) buckets.set(id, (store = new BucketResultsStore(s3Backend(bucket, artifactsDir(), env))));
@@ -24,7 +24,7 @@ export function bucketResults(bucket: S3ArtifactsConfig, env: NodeJS.ProcessEnv 
 }
 
 /** The results store at `url`: s3://bucket/prefix, `sqlite` or `sqlite:<file>`. */
-export function resultsStoreAt(url: string, where: string, env: NodeJS.ProcessEnv = process.env): ResultsStore {
+function resultsStoreAt(url: string, where: string, env: NodeJS.ProcessEnv = process.env): ResultsStore {
   const u = url.trim();
   if (u === 'sqlite') return new SqliteResultsStore();
   if (u.startsWith('sqlite:')) return new SqliteResultsStore(u.slice('sqlite:'.length));

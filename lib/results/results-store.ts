@@ -14,7 +14,7 @@ export interface OpenCampaign {
   planned: number;
 }
 
-export interface RunCounts {
+interface RunCounts {
   recorded: number;
   done: number;
   error: number;
