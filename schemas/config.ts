@@ -130,12 +130,27 @@ export const ArtifactsConfig = z
   .refine((c) => c.backend !== 's3' || c.s3 !== undefined, { message: 'backend "s3" needs an "s3" section with at least a bucket', path: ['s3'] });
 export type ArtifactsConfig = z.infer<typeof ArtifactsConfig>;
 
+/**
+ * The results store (issue 29.6): `sqlite` = <state>/results.sqlite (one host), `s3` = keyed objects in
+ * the bucket under `s3`. Absent: the bucket of the artifact store (under its prefix's results/) when
+ * that is a bucket, else SQLite. PHYSVEC_RESULTS_URL (s3://bucket/prefix or sqlite) overrides.
+ */
+export const ResultsConfig = z
+  .object({
+    backend: z.enum(['sqlite', 's3']),
+    s3: S3ArtifactsConfig.optional(),
+  })
+  .strict()
+  .refine((c) => c.backend !== 's3' || c.s3 !== undefined, { message: 'backend "s3" needs an "s3" section with at least a bucket', path: ['s3'] });
+export type ResultsConfig = z.infer<typeof ResultsConfig>;
+
 export const PhysvecConfig = z
   .object({
     llm: LlmConfig,
     budget: BudgetConfig.default({ maxTokens: null, maxUsd: null, deadlineHours: 24 }),
     sandbox: SandboxConfig.default({ runTimeoutSeconds: 300 }),
     artifacts: ArtifactsConfig.optional(),
+    results: ResultsConfig.optional(),
   })
   .loose();
 export type PhysvecConfig = z.infer<typeof PhysvecConfig>;

@@ -12,6 +12,7 @@ import type { ArtifactRef } from '../../schemas/artifact.js';
 import type { AssertionVerdict, ConvergenceOutcome, ProgrammingReport, RepairRecord, RubricOutcome, RunDigest, TaskContext } from '../../schemas/pipeline.js';
 import { FIGURE_FILE } from '../../schemas/script-markers.js';
 import { reportDir } from '../../lib/reports/dirs.js';
+import { publishFolder, reportBucket } from '../../lib/reports/published.js';
 import type { Verdict } from '../../schemas/verdict.js';
 import { renderTemplate } from '../../lib/reports/engine.js';
 import { runUiUrl } from '../../lib/reports/temporal-link.js';
@@ -208,6 +209,9 @@ export async function writeReport(store: ArtifactStore, input: ReportInput, deps
   const htmlPath = path.join(dir, 'report.html');
   await fs.writeFile(jsonPath, JSON.stringify(json, null, 2));
   await fs.writeFile(htmlPath, html);
+  // With the artifact store in a bucket, the folder goes there too: `physvec report` on any host finds it.
+  const bucket = reportBucket(store);
+  if (bucket) await publishFolder(bucket, dir);
   return { jsonRef: await store.putJson(json, 'report.json'), htmlRef: await store.put(html, { name: 'report.html', mediaType: 'text/html' }), htmlPath, jsonPath };
 }
 

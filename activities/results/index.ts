@@ -1,30 +1,31 @@
 // Activities of the results store (orchestration queue): the campaign workflow opens its campaign,
 // records every run, asks which runs are already recorded (resume, continue-as-new), closes the
-// campaign and writes its report. SQLite calls are synchronous and short; a bad record is a
-// non-retryable BadInputError (temporal-config/timeouts.ts), anything else is retried by Temporal.
+// campaign and writes its report. The store is SQLite on this host or keyed objects in a bucket
+// (lib/results/results-config.ts); a bad record is a non-retryable BadInputError
+// (temporal-config/timeouts.ts), anything else (a bucket that does not answer) is retried by Temporal.
 import type { ResultsActivities } from '../../schemas/campaign.js';
-import { openResultsDb } from '../../lib/results/db.js';
-import { closeCampaign, recordedKeys, upsertCampaign, upsertRun } from '../../lib/results/store.js';
+import type { ResultsStore } from '../../lib/results/results-store.js';
+import { resultsStore } from '../../lib/results/results-config.js';
 import { writeCampaignReport } from '../../lib/reports/campaign-report.js';
 
-/** The store is opened on first use, at the state directory current at that time. */
-export function createResultsActivities(opts: { dbFile?: string } = {}): ResultsActivities {
-  const db = () => openResultsDb(opts.dbFile);
+/** The store is resolved at each call, from the configuration current then (or `store`: a test's). */
+export function createResultsActivities(opts: { store?: ResultsStore } = {}): ResultsActivities {
+  const store = () => opts.store ?? resultsStore();
   return {
     async openCampaign(rec) {
-      upsertCampaign(db(), rec);
+      await store().openCampaign(rec);
     },
     async recordRun(rec) {
-      upsertRun(db(), rec);
+      await store().recordRun(rec);
     },
     async recordedKeys({ campaignId }) {
-      return recordedKeys(db(), campaignId);
+      return store().recordedKeys(campaignId);
     },
     async closeCampaign({ campaignId, status }) {
-      closeCampaign(db(), campaignId, status);
+      await store().closeCampaign(campaignId, status);
     },
     async writeCampaignReport({ campaignId }) {
-      return writeCampaignReport(db(), campaignId);
+      return writeCampaignReport(store(), campaignId);
     },
   };
 }

@@ -1,4 +1,5 @@
-// physvec report <workflow-id> — where a reproduction's evidence report is, and its summary.
+// physvec report <workflow-id> — where a reproduction's evidence report is, and its summary. A host
+// that lacks the report (a worker on another host wrote it) copies its folder from the bucket first.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -18,6 +19,15 @@ interface ReportDoc {
   tokens: { inputTokens: number; outputTokens: number; costUsd: number };
 }
 
+/** Copies the report folder `dir` from the artifact store's bucket, when the store is one and has it; " or in <url>" when it was looked for there. */
+async function fromBucket(dir: string): Promise<string> {
+  const [{ artifactStore }, { fetchFolder, folderUrl, reportBucket }] = await Promise.all([import('../../lib/artifacts/store.js'), import('../../lib/reports/published.js')]);
+  const bucket = reportBucket(artifactStore());
+  if (!bucket) return '';
+  if (await fetchFolder(bucket, dir)) process.stderr.write(`physvec: copied the report from ${folderUrl(bucket, dir)} into ${dir}\n`);
+  return ` or in ${folderUrl(bucket, dir)}`;
+}
+
 export function register(program: Command): void {
   program
     .command('report <workflowId>')
@@ -26,7 +36,8 @@ export function register(program: Command): void {
     .action(async (workflowId: string, opts: { json?: boolean }) => {
       const dir = reportDir(workflowId);
       const jsonPath = path.join(dir, 'report.json');
-      if (!existsSync(jsonPath)) throw new BadInputError(`no report for ${workflowId} under ${dir}: the workflow has not finished, or ran with another PHYSVEC_STATE_DIR`);
+      const looked = existsSync(jsonPath) ? '' : await fromBucket(dir);
+      if (!existsSync(jsonPath)) throw new BadInputError(`no report for ${workflowId} under ${dir}${looked}: the workflow has not finished, or ran with another PHYSVEC_STATE_DIR or PHYSVEC_ARTIFACTS_URL`);
       const r = JSON.parse(readFileSync(jsonPath, 'utf8')) as ReportDoc;
       const summary = {
         workflowId, status: r.status, notices: r.notices, task: r.task.id, stageReached: r.stageReached,

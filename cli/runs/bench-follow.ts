@@ -1,5 +1,6 @@
 // Following a campaign that `bench run` or `bench retry` started (or reattached to) to its end:
 // workers in this process when none polls the queues, then the campaign's summary and report.
+import { existsSync } from 'node:fs';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { CampaignSpec, RunKey } from '../../schemas/campaign.js';
 import type { CampaignResult } from '../../workflows/campaign/progress.js';
@@ -9,6 +10,7 @@ import { withWorkersIfNeeded, type WorkerMode } from './workers-on-demand.js';
 import { startCampaign } from './campaign-run.js';
 import { followCampaign, followMode, progressText } from './campaign-follow.js';
 import { printSummary, readReportJson, summaryRows } from './campaign-summary.js';
+import { campaignReport } from './bench-report.js';
 import { printJson } from '../output.js';
 
 export type FollowOpts = { workers: string; wait: boolean; json?: boolean };
@@ -17,6 +19,11 @@ export type FollowOpts = { workers: string; wait: boolean; json?: boolean };
 export async function followToReport(client: Client, namespace: string, handle: WorkflowHandle, campaignId: string, opts: FollowOpts, say: (s: string) => void, watch = false): Promise<void> {
   const t0 = Date.now();
   const result = (await withWorkersIfNeeded(client, namespace, opts.workers as WorkerMode, () => followCampaign(handle, followMode(opts.json)), say, watch ? handle : undefined)) as CampaignResult;
+  // The orchestration worker may be on another host: its paths are then this host's copy (from the bucket).
+  if (!existsSync(result.report.jsonPath)) {
+    const { htmlPath, jsonPath } = await campaignReport(campaignId, false);
+    Object.assign(result.report, { htmlPath, jsonPath });
+  }
   const report = readReportJson(result.report.jsonPath);
   if (opts.json) {
     printJson({ ...result, wallMs: Date.now() - t0, ui: uiUrl(campaignId), summary: summaryRows(report.metrics) });

@@ -5,8 +5,7 @@ import { z } from 'zod';
 import type { CampaignSpec } from '../../schemas/campaign.js';
 import { connectClient, uiUrl } from '../../lib/temporal/connection.js';
 import { BadInputError } from '../../lib/errors.js';
-import { resultsDbPath } from '../../lib/results/db.js';
-import { recordedKeys } from '../../lib/results/store.js';
+import { resultsStore } from '../../lib/results/results-config.js';
 import { findCampaign, specDifferences, storedSpec } from './campaign-resume.js';
 import { checkCampaign, loadCampaignSpecFile, specFromFlags } from './campaign-spec.js';
 import { followToReport, pickDefined, startAndFollow } from './bench-follow.js';
@@ -53,9 +52,9 @@ export async function runBench(opts: BenchRunOptions): Promise<void> {
     const existing = opts.id ? await findCampaign(client, opts.id) : undefined;
     const known = existing && (existing.workflow || existing.stored) ? existing : undefined;
     if (opts.id && !spec && !known) {
-      throw new BadInputError(`--id ${opts.id}: no campaign ${opts.id} to reattach to or resume (neither Temporal nor the results store ${resultsDbPath()} knows it); add --tasks/--models… or --spec to start a new campaign under this id`, undefined, 'id');
+      throw new BadInputError(`--id ${opts.id}: no campaign ${opts.id} to reattach to or resume (neither Temporal nor the results store ${existing!.store.location} knows it); add --tasks/--models… or --spec to start a new campaign under this id`, undefined, 'id');
     }
-    const recorded = known?.stored ? storedSpec(known.stored) : undefined;
+    const recorded = known?.stored ? storedSpec(known.stored, known.store.location) : undefined;
     if (spec && recorded) {
       const diffs = specDifferences(spec, recorded);
       if (diffs.length) throw new BadInputError(`--id ${opts.id}: campaign ${opts.id} exists with another ${diffs.join(', ')}; drop the other flags to resume it with its own spec, or pick a new --id`, undefined, 'id');
@@ -66,11 +65,11 @@ export async function runBench(opts: BenchRunOptions): Promise<void> {
       return await followToReport(client, target.namespace, known.workflow.handle, opts.id!, opts, say, true);
     }
     const base = spec ?? recorded;
-    if (!base) throw new BadInputError(`--id ${opts.id}: campaign ${opts.id} is closed and the results store ${resultsDbPath()} has no spec for it; give its --tasks/--models… or --spec to run it again`, undefined, 'id');
+    if (!base) throw new BadInputError(`--id ${opts.id}: campaign ${opts.id} is closed and the results store ${resultsStore().location} has no spec for it; give its --tasks/--models… or --spec to run it again`, undefined, 'id');
     const runSpec: CampaignSpec = { ...base, ...(opts.id ? { campaignId: opts.id } : {}), ...(spec ? {} : pickDefined({ concurrency: opts.concurrency, label: opts.label, childrenPerRun: opts.childrenPerRun })) };
     plan ??= await checkCampaign(runSpec, opts.spec ?? 'bench run');
     if (known) {
-      const done = new Set(known.db ? recordedKeys(known.db, opts.id!) : []);
+      const done = new Set(await known.store.recordedKeys(opts.id!));
       const skipped = plan.filter((k) => done.has(k.key)).length;
       if (skipped === plan.length) {
         if (opts.json) return printJson({ campaignId: opts.id, planned: plan.length, recorded: skipped, resumed: false, ui: uiUrl(opts.id!) });

@@ -3,16 +3,16 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { connectClient, uiUrl } from '../../lib/temporal/connection.js';
 import { BadInputError } from '../../lib/errors.js';
-import { openResultsDb, resultsDbExists, resultsDbPath } from '../../lib/results/db.js';
-import { countRuns, getCampaign } from '../../lib/results/store.js';
+import { resultsStore } from '../../lib/results/results-config.js';
+import { countOf } from '../../lib/results/results-store.js';
 import { progressText } from './campaign-follow.js';
 import { liveQuery } from './live-query.js';
 import { line, printJson } from '../output.js';
 
 export async function benchStatus(campaignId: string, opts: { json?: boolean }): Promise<void> {
-  const db = resultsDbExists() ? openResultsDb() : null;
-  const rec = db ? getCampaign(db, campaignId) : null;
-  const stored = rec && db ? { ...rec, spec: undefined, runs: countRuns(db, campaignId) } : null;
+  const store = resultsStore();
+  const rec = await store.getCampaign(campaignId);
+  const stored = rec ? { ...rec, spec: undefined, runs: countOf(await store.campaignRuns(campaignId)) } : null;
   const { client, connection, target } = await connectClient();
   try {
     const handle = client.workflow.getHandle(rec?.workflowId ?? campaignId);
@@ -25,7 +25,7 @@ export async function benchStatus(campaignId: string, opts: { json?: boolean }):
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) throw err;
     }
-    if (!workflow && !stored) throw new BadInputError(`no campaign ${campaignId}: neither Temporal nor the results store ${resultsDbPath()} knows it`);
+    if (!workflow && !stored) throw new BadInputError(`no campaign ${campaignId}: neither Temporal nor the results store ${store.location} knows it`);
     const doc = { campaignId, workflow, progress, store: stored, ui: uiUrl(rec?.workflowId ?? campaignId) };
     if (opts.json) return printJson(doc);
     line(`campaign ${campaignId}: ${workflow ? `workflow ${workflow.status}` : 'workflow no longer kept by Temporal'}${stored ? `, store ${stored.status}` : ''}`);

@@ -5,20 +5,21 @@
 import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { CampaignInput, type CampaignRecord, type CampaignSpec, type RunRecord } from '../../schemas/campaign.js';
 import { BadInputError, describeZodError } from '../../lib/errors.js';
-import { openResultsDb, resultsDbExists, resultsDbPath, type Db } from '../../lib/results/db.js';
-import { campaignRuns, getCampaign } from '../../lib/results/store.js';
+import { resultsStore } from '../../lib/results/results-config.js';
+import type { ResultsStore } from '../../lib/results/results-store.js';
 
 export interface ExistingCampaign {
   campaignId: string;
   /** The workflow, when Temporal still knows it. */
   workflow: { handle: WorkflowHandle; running: boolean; status: string } | null;
   stored: CampaignRecord | null;
-  db: Db | null;
+  /** The results store it was looked up in (SQLite here, or the bucket). */
+  store: ResultsStore;
 }
 
 export async function findCampaign(client: Client, campaignId: string): Promise<ExistingCampaign> {
-  const db = resultsDbExists() ? openResultsDb() : null;
-  const stored = db ? getCampaign(db, campaignId) : null;
+  const store = resultsStore();
+  const stored = await store.getCampaign(campaignId);
   const handle = client.workflow.getHandle(stored?.workflowId ?? campaignId);
   let workflow: ExistingCampaign['workflow'] = null;
   try {
@@ -28,13 +29,13 @@ export async function findCampaign(client: Client, campaignId: string): Promise<
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError)) throw err;
   }
-  return { campaignId, workflow, stored, db };
+  return { campaignId, workflow, stored, store };
 }
 
 /** The spec a campaign was recorded with. */
-export function storedSpec(rec: CampaignRecord): CampaignSpec {
+export function storedSpec(rec: CampaignRecord, where: string): CampaignSpec {
   const parsed = CampaignInput.safeParse(rec.spec);
-  if (!parsed.success) throw new BadInputError(`campaign ${rec.campaignId}: the spec in the results store ${resultsDbPath()} no longer validates (${describeZodError(parsed.error, 'spec').split('\n')[0]}); start a new campaign with another --id`);
+  if (!parsed.success) throw new BadInputError(`campaign ${rec.campaignId}: the spec in the results store ${where} no longer validates (${describeZodError(parsed.error, 'spec').split('\n')[0]}); start a new campaign with another --id`);
   return { ...parsed.data, campaignId: rec.campaignId };
 }
 
@@ -52,15 +53,7 @@ export function retryable(r: RunRecord): boolean {
   return r.outcome === 'error' || r.metrics?.status === 'failed' || r.metrics?.status === 'error';
 }
 
-/** Forget `keys` in the results store, so the restarted campaign runs them again. */
-export function forgetRuns(db: Db, campaignId: string, keys: readonly string[]): void {
-  const del = db.prepare('DELETE FROM runs WHERE campaign_id = ? AND key = ?');
-  db.transaction(() => {
-    for (const k of keys) del.run(campaignId, k);
-  })();
-}
-
-export function retryPlan(db: Db, campaignId: string): { runs: RunRecord[]; retry: RunRecord[] } {
-  const runs = campaignRuns(db, campaignId);
+export async function retryPlan(store: ResultsStore, campaignId: string): Promise<{ runs: RunRecord[]; retry: RunRecord[] }> {
+  const runs = await store.campaignRuns(campaignId);
   return { runs, retry: runs.filter(retryable) };
 }

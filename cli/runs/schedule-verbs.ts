@@ -4,8 +4,7 @@
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { connectClient, uiUrl } from '../../lib/temporal/connection.js';
-import { openResultsDb, resultsDbExists } from '../../lib/results/db.js';
-import { listCampaigns } from '../../lib/results/store.js';
+import { resultsStore } from '../../lib/results/results-config.js';
 import { checkCampaign, loadCampaignSpecFile } from './campaign-spec.js';
 import { createCampaignSchedule, describeSchedule, overlapPolicy, scheduleView, whenText } from './campaign-schedule.js';
 import { line, printJson } from '../output.js';
@@ -54,7 +53,7 @@ export async function showSchedule(scheduleId: string, o: { json?: boolean }): P
   await withClient(async (client) => {
     const { description } = await describeSchedule(client, scheduleId);
     const view = scheduleView(description);
-    const stored = resultsDbExists() ? listCampaigns(openResultsDb()).filter((c) => c.scheduleId === scheduleId).map((c) => ({ ...c, spec: undefined })) : [];
+    const stored = (await resultsStore().listCampaigns()).filter((c) => c.scheduleId === scheduleId).map((c) => ({ ...c, spec: undefined }));
     if (o.json) return printJson({ ...view, campaigns: stored, ui: schedulesUi() });
     line(`schedule ${scheduleId}: ${view.paused ? 'paused' : 'active'}${view.note ? ` (${view.note})` : ''}`);
     line(`  when: ${whenText(view, JSON.stringify(description.spec))}; overlap ${view.overlap}; catch-up window ${view.catchupWindowMs} ms`);

@@ -20,7 +20,7 @@ interface ViewFlags {
 
 async function collect(limit: number): Promise<{ index: RunIndex; problems: string[]; sources: string; store: string | null }> {
   const vis = await readVisibility(limit);
-  const store = readStore();
+  const store = await readStore();
   const index = buildIndex({ visible: vis.rows, campaigns: store.campaigns, records: store.records, reports: readReports(), campaignReport: campaignReportFile });
   const problems = [vis.problem, store.file ? undefined : 'No results store yet (no campaign has run): campaigns come from Temporal only.'].filter((p): p is string => Boolean(p));
   const sources = ['Temporal visibility', store.file ? `the results store ${store.file}` : undefined, `the reports under ${path.join(stateDir(), 'reports')}`].filter(Boolean).join(', ');

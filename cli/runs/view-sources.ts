@@ -6,8 +6,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { WorkflowExecutionInfo } from '@temporalio/client';
 import { connectClient, TemporalUnreachableError } from '../../lib/temporal/connection.js';
-import { openResultsDb, resultsDbExists, resultsDbPath } from '../../lib/results/db.js';
-import { campaignRuns, listCampaigns } from '../../lib/results/store.js';
+import { resultsStore } from '../../lib/results/results-config.js';
+import { SqliteResultsStore } from '../../lib/results/sqlite-results.js';
 import { campaignDir } from '../../lib/reports/dirs.js';
 import { runBuild } from '../../lib/temporal/run-build.js';
 import { stateDir } from '../../lib/paths.js';
@@ -50,17 +50,21 @@ export async function readVisibility(limit: number): Promise<{ rows: VisibleRun[
   }
 }
 
-/** Every campaign in the results store with its runs, or nothing (no store yet: none is created). */
-export function readStore(): { campaigns: CampaignRecord[]; records: RunRecord[]; file: string | null } {
-  if (!resultsDbExists()) return { campaigns: [], records: [], file: null };
-  const db = openResultsDb();
-  const campaigns = listCampaigns(db);
-  return { campaigns, records: campaigns.flatMap((c) => campaignRuns(db, c.campaignId)), file: resultsDbPath() };
+/** Every campaign in the results store with its runs, or nothing (no SQLite store yet: none is created). */
+export async function readStore(): Promise<{ campaigns: CampaignRecord[]; records: RunRecord[]; file: string | null }> {
+  const store = resultsStore();
+  if (store instanceof SqliteResultsStore && !store.exists()) return { campaigns: [], records: [], file: null };
+  const campaigns = await store.listCampaigns();
+  const records: RunRecord[] = [];
+  for (const c of campaigns) records.push(...(await store.campaignRuns(c.campaignId)));
+  return { campaigns, records, file: store.location };
 }
 
+/** The campaign's report on this host (its folder in the state dir, else the recorded path when it is a file here). */
 export function campaignReportFile(c: CampaignRecord): string | null {
-  const file = c.reportPath ?? path.join(campaignDir(c.campaignId), 'report.html');
-  return existsSync(file) ? file : null;
+  const here = path.join(campaignDir(c.campaignId), 'report.html');
+  if (existsSync(here)) return here;
+  return c.reportPath && existsSync(c.reportPath) ? c.reportPath : null;
 }
 
 /** The fields of report.json the index shows; anything else in it is ignored. */

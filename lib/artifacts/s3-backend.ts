@@ -5,7 +5,7 @@
 import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { ArtifactMissingError, joinKey, type BlobBackend } from './blob-backend.js';
 import { s3Fault, s3StatusOf } from './s3-errors.js';
@@ -44,7 +44,7 @@ export class S3Backend implements BlobBackend {
     return `s3://${this.place.bucket}/${this.key(key)}`;
   }
 
-  child(sub: string): BlobBackend {
+  child(sub: string): S3Backend {
     return new S3Backend({ ...this.place, prefix: this.key(sub) });
   }
 
@@ -61,6 +61,13 @@ export class S3Backend implements BlobBackend {
   async storeFile(key: string, file: string, bytes: number, move: boolean): Promise<boolean> {
     // Same key, same content: a racing writer's copy is as good as ours, so HEAD before PUT suffices.
     if (await this.has(key)) return false;
+    await this.upload(key, file, bytes);
+    if (move) await fs.rm(file, { force: true });
+    return true;
+  }
+
+  /** Uploads `file` to `key`, over what is there (a report folder rewritten). */
+  async upload(key: string, file: string, bytes: number): Promise<void> {
     const params = { Bucket: this.place.bucket, Key: this.key(key), ContentLength: bytes };
     try {
       if (bytes <= PART_SIZE) {
@@ -71,8 +78,63 @@ export class S3Backend implements BlobBackend {
     } catch (err) {
       throw this.fault(err, key, 'upload');
     }
-    if (move) await fs.rm(file, { force: true });
-    return true;
+  }
+
+  /** Every object under `sub/` (all pages), keys relative to this backend's prefix, in key order. */
+  async list(sub: string): Promise<{ key: string; bytes: number }[]> {
+    const base = this.key('');
+    const Prefix = `${this.key(sub)}/`;
+    const out: { key: string; bytes: number }[] = [];
+    let ContinuationToken: string | undefined;
+    do {
+      let page;
+      try {
+        page = await this.place.client.send(new ListObjectsV2Command({ Bucket: this.place.bucket, Prefix, ContinuationToken }));
+      } catch (err) {
+        throw this.fault(err, sub, 'list');
+      }
+      for (const o of page.Contents ?? []) out.push({ key: base ? o.Key!.slice(base.length + 1) : o.Key!, bytes: o.Size ?? 0 });
+      ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (ContinuationToken);
+    return out;
+  }
+
+  /** A small object and its ETag (what a conditional write names), or null when absent. */
+  async readVersioned(key: string): Promise<{ body: Buffer; etag: string } | null> {
+    try {
+      const out = await this.place.client.send(new GetObjectCommand({ Bucket: this.place.bucket, Key: this.key(key) }));
+      return { body: Buffer.from(await out.Body!.transformToByteArray()), etag: out.ETag! };
+    } catch (err) {
+      if (s3StatusOf(err) === 404 && !isNoSuchBucket(err)) return null;
+      throw this.fault(err, key, 'download');
+    }
+  }
+
+  /**
+   * Writes `body` at `key` only if the object is still the one read: `etag` null = only if absent
+   * (If-None-Match), else only if its ETag is `etag` (If-Match). False when another writer came first.
+   */
+  async writeIf(key: string, body: Buffer, etag: string | null): Promise<boolean> {
+    const cond = etag === null ? { IfNoneMatch: '*' } : { IfMatch: etag };
+    try {
+      await this.place.client.send(new PutObjectCommand({ Bucket: this.place.bucket, Key: this.key(key), Body: body, ...cond }));
+      return true;
+    } catch (err) {
+      // 412: the precondition failed; 409: S3's answer to two conditional writes of one key at once;
+      // 404: an If-Match on an object deleted meanwhile.
+      const status = s3StatusOf(err);
+      if (status === 412 || status === 409 || (status === 404 && etag !== null && !isNoSuchBucket(err))) return false;
+      throw this.fault(err, key, 'write');
+    }
+  }
+
+  /** Writes `body` at `key`, over what is there. */
+  async overwrite(key: string, body: Buffer): Promise<void> {
+    try {
+      await this.place.client.send(new PutObjectCommand({ Bucket: this.place.bucket, Key: this.key(key), Body: body }));
+    } catch (err) {
+      throw this.fault(err, key, 'upload');
+    }
   }
 
   async storeBytes(key: string, body: Buffer): Promise<boolean> {
@@ -86,14 +148,7 @@ export class S3Backend implements BlobBackend {
   }
 
   async createOnce(key: string, body: Buffer): Promise<boolean> {
-    try {
-      await this.place.client.send(new PutObjectCommand({ Bucket: this.place.bucket, Key: this.key(key), Body: body, IfNoneMatch: '*' }));
-      return true;
-    } catch (err) {
-      // 412: another writer's object is there (conditional writes: S3, MinIO, moto).
-      if (s3StatusOf(err) === 412) return false;
-      throw this.fault(err, key, 'write');
-    }
+    return this.writeIf(key, body, null);
   }
 
   async read(key: string): Promise<Buffer> {

@@ -5,6 +5,7 @@
 // is pointed at a bucket the way any AWS tool is.
 import { readFileSync } from 'node:fs';
 import { S3Client } from '@aws-sdk/client-s3';
+import type { z } from 'zod';
 import { BadInputError, badInputFromZod } from '../errors.js';
 import { configPath } from '../config.js';
 import { artifactsDir } from '../paths.js';
@@ -22,18 +23,20 @@ function parseS3Url(url: string, where: string): S3ArtifactsConfig {
   return parsed.data;
 }
 
-/** The `artifacts` section of the config file; an unreadable file is the config loader's to report. */
-function artifactsSection(file: string): ArtifactsConfig {
+/** The `name` section of the config file, validated (absent: `fallback`); an unreadable file is the config loader's to report. */
+export function configSection<T>(file: string, name: string, schema: z.ZodType<T>, fallback: unknown): T {
   let raw: unknown;
   try {
-    raw = (JSON.parse(readFileSync(file, 'utf8')) as { artifacts?: unknown }).artifacts;
+    raw = (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>)[name];
   } catch {
     raw = undefined;
   }
-  const parsed = ArtifactsConfig.safeParse(raw ?? {});
-  if (!parsed.success) throw badInputFromZod(parsed.error, `${file}: artifacts`);
+  const parsed = schema.safeParse(raw ?? fallback);
+  if (!parsed.success) throw badInputFromZod(parsed.error, `${file}: ${name}`);
   return parsed.data;
 }
+
+const artifactsSection = (file: string) => configSection(file, 'artifacts', ArtifactsConfig, {});
 
 /** The bucket at `url` (s3://bucket/prefix), with the config file's endpoint, region and path style. */
 export function bucketAt(url: string, where: string, file: string = configPath()): S3ArtifactsConfig {
@@ -41,7 +44,7 @@ export function bucketAt(url: string, where: string, file: string = configPath()
 }
 
 /** The bucket the store uses, or undefined for the local directory. */
-function configuredBucket(env: NodeJS.ProcessEnv = process.env, file: string = configPath()): S3ArtifactsConfig | undefined {
+export function configuredBucket(env: NodeJS.ProcessEnv = process.env, file: string = configPath()): S3ArtifactsConfig | undefined {
   const url = env.PHYSVEC_ARTIFACTS_URL?.trim();
   if (url) return bucketAt(url, 'PHYSVEC_ARTIFACTS_URL', file);
   const section = artifactsSection(file);

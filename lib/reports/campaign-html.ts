@@ -10,6 +10,7 @@ import { TOLERANCE, scopeName, type Comparison } from '../metrics/regressions.js
 import { uiUrl } from '../temporal/connection.js';
 import { FIGURE_CAPTIONS, FIGURE_IDS, type FigureId } from './campaign-figures.js';
 import { renderTemplate } from './engine.js';
+import { reportFolderName } from './dirs.js';
 
 export interface CampaignPage {
   campaign: CampaignRecord;
@@ -67,6 +68,17 @@ function comparisonView(p: CampaignPage) {
   };
 }
 
+/**
+ * A run's evidence report, relative to the campaign page (so the state directory can be moved or
+ * archived whole), at its place in this state directory's layout (reports/<run>/report.html): the
+ * worker that wrote it may have had another state dir, on another host (issue 29.6).
+ */
+function reportLink(reportPath: string, dir: string): string {
+  const name = reportFolderName(reportPath);
+  const file = name ? path.join(dir, '..', '..', 'reports', name, 'report.html') : reportPath;
+  return path.relative(dir, file).split(path.sep).join('/');
+}
+
 /** One row of the Runs table: a few stacked cells, so the table fits the page at 1280 px. */
 function runRow(r: RunRecord, dir: string) {
   const x = r.metrics;
@@ -80,8 +92,7 @@ function runRow(r: RunRecord, dir: string) {
     tokens: `${num(x?.tokensIn)} / ${num(x?.tokensOut)} / ${num(x?.toolCalls)}`,
     cost: usd(x?.costUsd), wall: duration(x?.wallMs ?? null),
     workflowId: r.workflowId, ui: uiUrl(r.workflowId),
-    // Relative to the campaign page, so the state directory can be moved or archived whole.
-    report: x?.reportPath ? path.relative(dir, x.reportPath).split(path.sep).join('/') : null,
+    report: x?.reportPath ? reportLink(x.reportPath, dir) : null,
     message: x?.message,
   };
 }

@@ -1,25 +1,28 @@
 // Writes a campaign's report: `<stateDir>/campaigns/<campaignId>/report.json` (metrics, records,
 // comparison) and `report.html` (self-contained, five inline SVG figures), and remembers the path
-// in the results store. Rewriting it is harmless: the same store yields the same report.
+// in the results store. Rewriting it is harmless: the same store yields the same report. With the
+// artifact store in a bucket the folder is mirrored there (published.ts) and the store remembers its
+// s3:// address, which means the same on every host.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { CampaignReportResult } from '../../schemas/campaign.js';
 import { campaignDir } from './dirs.js';
-import type { Db } from '../results/db.js';
-import { campaignRuns, previousCampaign, requireCampaign, setReportPath } from '../results/store.js';
+import { requireCampaign, type ResultsStore } from '../results/results-store.js';
+import { artifactStore, type ArtifactStore } from '../artifacts/store.js';
+import { publishFolder, reportBucket } from './published.js';
 import { passCriterionOf } from '../results/spec.js';
 import { computeCampaignMetrics } from '../metrics/compute.js';
 import { compareMetrics } from '../metrics/regressions.js';
 import { FIGURE_IDS, renderCampaignFigures } from './campaign-figures.js';
 import { renderCampaignHtml } from './campaign-html.js';
 
-export async function writeCampaignReport(db: Db, campaignId: string, opts: { python?: string } = {}): Promise<CampaignReportResult> {
-  const campaign = requireCampaign(db, campaignId);
-  const records = campaignRuns(db, campaignId);
+export async function writeCampaignReport(store: ResultsStore, campaignId: string, opts: { python?: string; artifacts?: ArtifactStore } = {}): Promise<CampaignReportResult> {
+  const campaign = await requireCampaign(store, campaignId);
+  const records = await store.campaignRuns(campaignId);
   const metrics = computeCampaignMetrics(records, { passCriterion: passCriterionOf(campaign.spec), planned: campaign.planned });
-  const previous = previousCampaign(db, campaignId);
+  const previous = await store.previousCampaign(campaignId);
   const comparison = previous
-    ? compareMetrics(computeCampaignMetrics(campaignRuns(db, previous.campaignId), { passCriterion: passCriterionOf(previous.spec), planned: previous.planned }), metrics)
+    ? compareMetrics(computeCampaignMetrics(await store.campaignRuns(previous.campaignId), { passCriterion: passCriterionOf(previous.spec), planned: previous.planned }), metrics)
     : null;
 
   const dir = campaignDir(campaignId);
@@ -54,7 +57,8 @@ export async function writeCampaignReport(db: Db, campaignId: string, opts: { py
   // Write to a temporary name and rename, so a reader never sees half a report.
   await writeAtomic(jsonPath, JSON.stringify(json, null, 2) + '\n');
   await writeAtomic(htmlPath, renderCampaignHtml({ campaign, metrics, records, previous, comparison, svgs: figures.svgs, notices, wallMs, generatedAt, dir }));
-  setReportPath(db, campaignId, htmlPath);
+  const bucket = reportBucket(opts.artifacts ?? artifactStore());
+  await store.setReportPath(campaignId, bucket ? await publishFolder(bucket, dir) : htmlPath);
   return { campaignId, htmlPath, jsonPath, figures: rendered, comparedWith: previous?.campaignId ?? null, regressions };
 }
 

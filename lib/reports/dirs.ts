@@ -10,6 +10,14 @@ export function reportDir(workflowId: string): string {
   return path.join(stateDir(), 'reports', safe(workflowId));
 }
 
+/**
+ * The folder name of a run's evidence report from the path a worker recorded (…/reports/<run>/report.html),
+ * whichever host and state dir wrote it; undefined for another path.
+ */
+export function reportFolderName(reportPath: string): string | undefined {
+  return /[\\/]reports[\\/]([^\\/]+)[\\/]report\.html$/.exec(reportPath)?.[1];
+}
+
 export function campaignDir(campaignId: string): string {
   return path.join(stateDir(), 'campaigns', safe(campaignId));
 }

@@ -1,19 +1,12 @@
-// Reads and idempotent writes of the results store. Temporal's dev server forgets closed workflows
+// The SQLite results store's reads and idempotent writes (synchronous; sqlite-results.ts is its
+// ResultsStore face). Temporal's dev server forgets closed workflows
 // after 24 h; this store keeps every campaign and every run so campaigns can be compared over time.
 // Every write is an upsert keyed by campaign id or (campaign id, run key): an activity retried after
 // it succeeded, or a continued campaign recording a run twice, leaves one row.
 import { BadInputError, badInputFromZod } from '../errors.js';
 import { CampaignRecord, RunMetrics, RunRecord } from '../../schemas/campaign.js';
 import type { Db } from './db.js';
-
-export interface OpenCampaign {
-  campaignId: string;
-  workflowId: string;
-  scheduleId: string | null;
-  label: string | null;
-  spec: unknown;
-  planned: number;
-}
+import { unknownCampaignError, type OpenCampaign } from './results-store.js';
 
 interface CampaignRow {
   campaign_id: string;
@@ -182,16 +175,14 @@ export function getCampaign(db: Db, campaignId: string): CampaignRecord | null {
 }
 
 /** The campaign, or a BadInputError naming the campaigns the store knows. */
-export function requireCampaign(db: Db, campaignId: string): CampaignRecord {
+function requireCampaign(db: Db, campaignId: string): CampaignRecord {
   const c = getCampaign(db, campaignId);
   if (!c) throw unknownCampaign(db, campaignId);
   return c;
 }
 
 function unknownCampaign(db: Db, campaignId: string): BadInputError {
-  const known = listCampaigns(db).map((c) => c.campaignId);
-  const list = known.length ? `known campaigns: ${known.slice(0, 20).join(', ')}${known.length > 20 ? `, … (${known.length} in all)` : ''}` : 'the store has no campaigns yet';
-  return new BadInputError(`no campaign ${campaignId} in the results store; ${list} (\`physvec results list\` shows them)`, undefined, 'campaignId');
+  return unknownCampaignError(listCampaigns(db).map((c) => c.campaignId), campaignId);
 }
 
 /** All campaigns, newest first. */
@@ -199,10 +190,12 @@ export function listCampaigns(db: Db): CampaignRecord[] {
   return (db.prepare('SELECT * FROM campaigns ORDER BY started_at DESC, campaign_id DESC').all() as CampaignRow[]).map(toCampaign);
 }
 
-export function countRuns(db: Db, campaignId: string): { recorded: number; done: number; error: number; skipped: number } {
-  const rows = db.prepare('SELECT outcome, COUNT(*) AS n FROM runs WHERE campaign_id = ? GROUP BY outcome').all(campaignId) as { outcome: string; n: number }[];
-  const by = Object.fromEntries(rows.map((r) => [r.outcome, r.n])) as Record<string, number>;
-  return { recorded: rows.reduce((s, r) => s + r.n, 0), done: by.done ?? 0, error: by.error ?? 0, skipped: by.skipped ?? 0 };
+/** Forget `keys` of a campaign (in one transaction). */
+export function deleteRuns(db: Db, campaignId: string, keys: readonly string[]): void {
+  const del = db.prepare('DELETE FROM runs WHERE campaign_id = ? AND key = ?');
+  db.transaction(() => {
+    for (const k of keys) del.run(campaignId, k);
+  })();
 }
 
 /** Runs of a campaign in a stable order (task, model, framework, trial). */

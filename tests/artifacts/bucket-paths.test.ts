@@ -86,7 +86,7 @@ test('physvec artifacts sync copies a local store into a bucket, idempotently, a
   assert.match(first.stdout, new RegExp(`synced ${dir} to s3://${moto.bucket}/${prefix}: 4 objects \\(3\\.0 MiB\\); 4 copied \\(3\\.0 MiB\\), 0 already there`));
   const again = await runCli(['artifacts', 'sync', '--from', dir, '--to', `s3://${moto.bucket}/${prefix}/`, '--json'], env);
   assert.equal(again.code, 0, again.stderr);
-  assert.deepEqual(JSON.parse(again.stdout), { from: dir, to: `s3://${moto.bucket}/${prefix}`, objects: 4, copied: 0, skipped: 4, copiedBytes: 0, totalBytes: 3 * MiB + 'print(1)\n'.length + 'pinned'.length + 65 }, 'the pin is a sha256 and a newline');
+  assert.deepEqual(JSON.parse(again.stdout), { from: dir, to: `s3://${moto.bucket}/${prefix}`, objects: 4, copied: 0, skipped: 4, copiedBytes: 0, totalBytes: 3 * MiB + 'print(1)\n'.length + 'pinned'.length + 65, results: null, reports: { folders: 0, copied: 0 } }, 'the pin is a sha256 and a newline; the state dir has no results store or reports');
   const bucket = workerStore(prefix);
   assert.equal(await bucket.getText(script), 'print(1)\n');
   assert.equal((await bucket.child('checkpoints/abc').get(ckpt)).length, 3 * MiB);

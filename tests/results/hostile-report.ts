@@ -35,12 +35,13 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 export const WORKFLOW_ID = 'repro-task_hostile-1';
 export const RUN_ID = '0195b2c4-7f3e-7a1d-9c2e-3f1a2b3c4d5e';
 
-export async function writeHostileReport(opts: { stateDir?: string; workflowId?: string; runId?: string; checkpointSkipped?: string; llmCalls?: NonNullable<Parameters<typeof writeReport>[2]>['llmCalls'] } = {}) {
+/** `store`: the artifact store (default: a directory in the state dir; a bucket-backed one mirrors the report there). */
+export async function writeHostileReport(opts: { stateDir?: string; workflowId?: string; runId?: string; checkpointSkipped?: string; llmCalls?: NonNullable<Parameters<typeof writeReport>[2]>['llmCalls']; store?: ArtifactStore } = {}) {
   const stateDir = opts.stateDir ?? mkdtempSync(path.join(os.tmpdir(), 'physvec-hostile-report-'));
   const workflowId = opts.workflowId ?? WORKFLOW_ID;
   const runId = opts.runId ?? RUN_ID;
   process.env.PHYSVEC_STATE_DIR = stateDir;
-  const store = new ArtifactStore(path.join(stateDir, 'artifacts'));
+  const store = opts.store ?? new ArtifactStore(path.join(stateDir, 'artifacts'));
   const leaves: RubricLeafSummary[] = [
     { index: 1, path: ['c1'], category: 'Code correctness', issue: 'Builds the Hamiltonian of the "chain"', weight: 0.5, effectiveWeight: 0.5 },
     { index: 2, path: ['c1'], category: 'Code correctness', issue: "Uses the paper's boundary conditions", weight: 0.3, effectiveWeight: 0.3 },
