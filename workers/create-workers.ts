@@ -83,7 +83,7 @@ export async function createWorkers(
         namespace,
         taskQueue: taskQueues().orchestration,
         workflowBundle: overrides.workflowBundle ?? (await workflowBundle()),
-        activities: orchestrationActivities(),
+        activities: await orchestrationActivities(),
         interceptors,
         sinks: tracing.sinks,
         ...HEARTBEATS,
