@@ -84,4 +84,4 @@ export function createPipelineActivities(deps: PipelineDeps) {
 
 
 export type PipelineActivities = ReturnType<typeof createPipelineActivities>;
-export { createSimulationPipelineActivities, type SimulationPipelineActivities } from './simulation-activities.js';
+export type { SimulationPipelineActivities } from './simulation-activities.js';
