@@ -17,7 +17,10 @@ import { z } from 'zod';
 import { BadInputError } from './errors.js';
 
 /** The nice value physvec's own processes ask for unless PHYSVEC_WORKER_NICE / --nice says otherwise. */
-export const DEFAULT_WORKER_NICE = -10;
+// -20, not -10: at load 90 on 2 cores (90 sessions of hogs) an autogroup at -10 (weight 9548 against
+// 90 × 1024) gets ~0.2 of a core when it wants it, and the drill saw heartbeats and workflow tasks
+// late by > 20 s; at -20 (88761) ~1 core. The worker uses it only for its own short work.
+export const DEFAULT_WORKER_NICE = -20;
 export const WORKER_NICE_ENV = 'PHYSVEC_WORKER_NICE';
 
 const NiceSetting = z.union([z.literal('off'), z.coerce.number().int().min(-20).max(19)]);

@@ -3,7 +3,7 @@
 // phase), verdicts and numbers, false heartbeat timeouts, workflow-task timeouts, worker start-to-poll
 // and the recovery of each kill. A benchmark, not a test: it asserts nothing, it prints.
 //
-//   node --import tsx scripts/drill-load.ts [--hog 30] [--hb-hog 80] [--kills 5] [--quick] [--no-demo] [--no-idle] [--port 17461]
+//   node --import tsx scripts/drill-load.ts [--hog 30] [--hb-hog 80] [--kills 5] [--hb-kills 5] [--quick] [--no-demo] [--no-idle] [--port 17461]
 //
 // Phases: idle (demo + kill drill), hog N (demo + kill drill; N busy processes, default 30), and a
 // heartbeat check at hog M (kill drill only; default 80; --hb-hog 0 leaves it out). --quick: 2 kills
@@ -31,6 +31,7 @@ import { repoRoot } from '../lib/paths.js';
 import { atNeighbourPriority, describePriority, raiseOwnPriority } from '../lib/process-priority.js';
 import { answerHelp, benchServer, onAnyExit } from './bench-support.js';
 import { startCpuHog } from './cpu-hog.js';
+import { TIMED_OUT_ALIVE } from '../workers/timed-out-alive.js';
 
 answerHelp(import.meta.url);
 const argv = process.argv.slice(2);
@@ -42,6 +43,7 @@ const quick = argv.includes('--quick');
 const HOG = flag('--hog', 30);
 const HB_HOG = flag('--hb-hog', 80);
 const KILLS = flag('--kills', quick ? 2 : 5);
+const HB_KILLS = flag('--hb-kills', KILLS);
 const DEMO = !argv.includes('--no-demo');
 const IDLE = !argv.includes('--no-idle');
 const PORT = flag('--port', 17461);
@@ -68,6 +70,8 @@ interface Proc {
 }
 
 const live = new Set<Proc>();
+/** Every process this script started, in order: a phase counts the lines of those it started. */
+const started: Proc[] = [];
 onAnyExit(async () => {
   for (const p of live) p.child.kill('SIGKILL');
 });
@@ -90,6 +94,7 @@ function physvec(name: string, args: string[], env: Record<string, string>): Pro
   ready.catch(() => undefined);
   const p: Proc = { name, child, pid: child.pid!, out: () => out, ready, exited };
   live.add(p);
+  started.push(p);
   void exited.then(() => live.delete(p));
   return p;
 }
@@ -177,12 +182,17 @@ class Observer {
   /** The attempt `key#n` ended by a heartbeat timeout while its worker lived: not on a worker this script had killed by then. */
   isFalse(attemptKey: string): boolean {
     const a = this.attempts.get(attemptKey);
-    const killedAt = a?.pid === undefined ? undefined : this.killed.get(a.pid);
-    return killedAt === undefined || this.heartbeatEnded.get(attemptKey)! < killedAt;
+    const at = this.heartbeatEnded.get(attemptKey)!;
+    // An attempt no poll saw (short, or polls slowed by the load): a kill in the 2 minutes before its timeout explains it.
+    if (a?.pid === undefined) return ![...this.killed.values()].some((k) => k <= at && at - k <= 120_000);
+    const killedAt = this.killed.get(a.pid);
+    return killedAt === undefined || at < killedAt;
   }
 }
 
 interface HistoryFacts {
+  /** Lines of live workers (the demo's in-process ones included) saying the server timed out one of their attempts. */
+  timedOutAlive: string[];
   heartbeatTimeouts: number;
   falseHeartbeatTimeouts: string[];
   workflowTaskTimeouts: number;
@@ -192,7 +202,8 @@ interface HistoryFacts {
 const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => (t ? Number(t.seconds ?? 0) * 1000 + (t.nanos ?? 0) / 1e6 : 0);
 
 /** Heartbeat timeouts (polled and from the histories), workflow-task timeouts and the longest workflow task of the phase's workflows. */
-async function historyFacts(client: Client, workflowIds: string[], obs: Observer): Promise<HistoryFacts> {
+async function historyFacts(client: Client, workflowIds: string[], obs: Observer, procs: Proc[]): Promise<HistoryFacts> {
+  const timedOutAlive = procs.flatMap((p) => p.out().split('\n').filter((l) => l.includes(TIMED_OUT_ALIVE)));
   let wftTimeouts = 0;
   let longest = 0;
   for (const id of workflowIds) {
@@ -213,7 +224,7 @@ async function historyFacts(client: Client, workflowIds: string[], obs: Observer
     }
   }
   const falses = [...obs.heartbeatEnded.keys()].filter((k) => obs.isFalse(k));
-  return { heartbeatTimeouts: obs.heartbeatEnded.size, falseHeartbeatTimeouts: falses, workflowTaskTimeouts: wftTimeouts, longestWorkflowTaskMs: longest };
+  return { timedOutAlive, heartbeatTimeouts: obs.heartbeatEnded.size, falseHeartbeatTimeouts: falses, workflowTaskTimeouts: wftTimeouts, longestWorkflowTaskMs: longest };
 }
 
 // ---------------------------------------------------------------- the two runs of a phase
@@ -353,6 +364,7 @@ async function phase(client: Client, address: string, label: string, hog: number
   if (hog > 0) await waitFor(`load ${0.8 * hog}`, async () => (os.loadavg()[0]! >= 0.8 * hog ? true : undefined), 180_000, 2000).catch(() => undefined);
   const obs = new Observer(client);
   const watching = obs.run();
+  const firstProc = started.length;
   try {
     const d = withDemo ? await demo(client, address, obs) : undefined;
     if (d) console.error(`drill-load: ${label} demo ${d.status} in ${d.wallS.toFixed(0)} s`);
@@ -360,7 +372,7 @@ async function phase(client: Client, address: string, label: string, hog: number
     if (k) console.error(`drill-load: ${label} kill drill ${k.status} in ${k.wallS.toFixed(0)} s`);
     obs.stop();
     await watching;
-    const facts = await historyFacts(client, [d?.workflowId, k?.workflowId].filter((x): x is string => !!x), obs);
+    const facts = await historyFacts(client, [d?.workflowId, k?.workflowId].filter((x): x is string => !!x), obs, started.slice(firstProc));
     return { label, hog, demo: d, drill: k, load: obs.load, facts };
   } finally {
     obs.stop();
@@ -388,14 +400,15 @@ function table(phases: Phase[]): void {
     ['worker start-to-poll, first 3 at once (s)', (p) => list(p.drill?.startToPollS.slice(0, 3) ?? [])],
     ['worker start-to-poll, restarted (s)', (p) => list(p.drill?.kills.filter((k) => k.mode === 'restarted').map((k) => k.startToPollS) ?? [])],
     ['heartbeat timeouts (all)', (p) => String(p.facts.heartbeatTimeouts)],
-    ['false heartbeat timeouts', (p) => `${p.facts.falseHeartbeatTimeouts.length}${p.facts.falseHeartbeatTimeouts.length ? ` (${p.facts.falseHeartbeatTimeouts.slice(0, 3).join(', ')})` : ''}`],
+    ['false heartbeat timeouts (live workers said)', (p) => `${p.facts.timedOutAlive.length}${p.facts.timedOutAlive.length ? ` (${p.facts.timedOutAlive.slice(0, 3).map((l) => /activity (\w+ \(workflow [^)]*\))/.exec(l)?.[1] ?? l).join('; ')})` : ''}`],
+    ['false heartbeat timeouts (histories)', (p) => `${p.facts.falseHeartbeatTimeouts.length}${p.facts.falseHeartbeatTimeouts.length ? ` (${p.facts.falseHeartbeatTimeouts.slice(0, 3).join(', ')})` : ''}`],
     ['workflow-task timeouts', (p) => String(p.facts.workflowTaskTimeouts)],
     ['longest workflow task (s, wall)', (p) => f1(p.facts.longestWorkflowTaskMs / 1000)],
   ];
   const w0 = Math.max(...rows.map(([n]) => n.length)) + 2;
   const cells = phases.map((p) => rows.map(([, f]) => f(p)));
   const widths = phases.map((p, i) => Math.max(p.label.length, ...cells[i]!.map((c) => c.length)) + 2);
-  console.log(`drill-load on ${os.availableParallelism()} cores, ${describePriority(priority)}; kills per drill ${KILLS}, main sleeps ${MAIN_SLEEP_S} s`);
+  console.log(`drill-load on ${os.availableParallelism()} cores, ${describePriority(priority)}; kills per drill ${KILLS} (heartbeat check ${HB_KILLS}), main sleeps ${MAIN_SLEEP_S} s`);
   console.log(''.padEnd(w0) + phases.map((p, i) => p.label.padEnd(widths[i]!)).join(''));
   rows.forEach(([name], r) => console.log(name.padEnd(w0) + phases.map((_, i) => cells[i]![r]!.padEnd(widths[i]!)).join('')));
 }
@@ -408,7 +421,7 @@ async function main(): Promise<void> {
   try {
     if (IDLE) phases.push(await phase(client, info.address, 'idle', 0, DEMO, KILLS));
     if (HOG > 0) phases.push(await phase(client, info.address, `hog ${HOG}`, HOG, DEMO, KILLS));
-    if (HB_HOG > 0) phases.push(await phase(client, info.address, `hog ${HB_HOG} (heartbeats)`, HB_HOG, false, KILLS));
+    if (HB_HOG > 0) phases.push(await phase(client, info.address, `hog ${HB_HOG} (heartbeats)`, HB_HOG, false, HB_KILLS));
   } finally {
     if (phases.length) table(phases);
     await connection.close();

@@ -13,8 +13,8 @@ import { useTestStateDir } from '../fixtures/hostile/harness.js';
 
 useTestStateDir();
 
-test('PHYSVEC_WORKER_NICE: default -10, a value, off, and a bad value named with its fix', () => {
-  assert.equal(workerNiceSetting(undefined), -10);
+test('PHYSVEC_WORKER_NICE: default -20, a value, off, and a bad value named with its fix', () => {
+  assert.equal(workerNiceSetting(undefined), -20);
   assert.equal(workerNiceSetting(' -3 '), -3);
   assert.equal(workerNiceSetting('off'), null);
   assert.throws(() => workerNiceSetting('-30'), (e: unknown) => e instanceof BadInputError && /PHYSVEC_WORKER_NICE \/ --nice: expected a nice value from -20 to 19 or "off", got "-30"/.test(e.message));
