@@ -8,6 +8,7 @@ import { defaultSimulationSlots } from './slots.js';
 import { HEARTBEAT_THROTTLE } from '../temporal-config/timeouts.js';
 import { WorkerLogger } from './logger.js';
 import { heartbeatTicker } from './heartbeat-ticker.js';
+import { timedOutAliveReporter } from './timed-out-alive.js';
 import { RerunJournal, rerunJournalInterceptor } from './rerun-journal.js';
 import { DRILL_DELAY_ENV, drillDelayInterceptor, drillDelays } from './drill-delay.js';
 import { artifactStore } from '../lib/artifacts/store.js';
@@ -52,11 +53,11 @@ export function installRuntime(opts: { telemetry?: TelemetrySettings; print?: (l
 
 
 let journal: RerunJournal | undefined;
-/** Activity interceptors of every production worker: heartbeats for activities without their own, and the journal that stores finished results (a later attempt returns them). */
+/** Activity interceptors of every production worker: a line when the server times out an attempt of a live worker, heartbeats for activities without their own, and the journal that stores finished results (a later attempt returns them). */
 export function activityInterceptors(): NonNullable<NonNullable<WorkerOptions['interceptors']>['activity']> {
   journal ??= new RerunJournal(undefined, (line) => printLine(line));
   const delays = drillDelays(process.env[DRILL_DELAY_ENV]);
-  return [heartbeatTicker, rerunJournalInterceptor(journal, artifactStore()), ...(delays.size ? [drillDelayInterceptor(delays)] : [])];
+  return [timedOutAliveReporter((line) => printLine(line)), heartbeatTicker, rerunJournalInterceptor(journal, artifactStore()), ...(delays.size ? [drillDelayInterceptor(delays)] : [])];
 }
 
 /**
@@ -83,7 +84,7 @@ export async function createWorkers(
         namespace,
         taskQueue: taskQueues().orchestration,
         workflowBundle: overrides.workflowBundle ?? (await workflowBundle()),
-        activities: orchestrationActivities(),
+        activities: await orchestrationActivities(),
         interceptors,
         sinks: tracing.sinks,
         ...HEARTBEATS,

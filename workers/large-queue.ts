@@ -9,7 +9,7 @@ import os from 'node:os';
 import { artifactStore } from '../lib/artifacts/store.js';
 import { createSandboxActivities, type QueueSandboxLimits } from '../activities/sandbox/run-script.js';
 import { instrumentSandbox } from '../activities/sandbox/telemetry.js';
-import { createSimulationPipelineActivities } from '../activities/pipeline/index.js';
+import { createSimulationPipelineActivities } from '../activities/pipeline/simulation-activities.js';
 import { LARGE_RUN_MAX_MS } from '../temporal-config/timeouts.js';
 
 const MiB = 1024 * 1024;

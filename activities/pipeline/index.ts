@@ -15,7 +15,6 @@ import { caseCalls } from './call-evidence.js';
 import { scoreRubric } from './rubric.js';
 import { buildConvergenceJob, convergenceStep } from './convergence.js';
 import { writeReport, type ReportInput } from './report.js';
-import { runJob, type RunSandbox } from './run-job.js';
 import { checkOwnSetting } from '../validation/own-setting.js';
 import { recordVerdict } from '../../lib/telemetry/metrics.js';
 
@@ -83,11 +82,6 @@ export function createPipelineActivities(deps: PipelineDeps) {
   };
 }
 
-export function createSimulationPipelineActivities(store: ArtifactStore, runSandbox: RunSandbox) {
-  return {
-    runJob: (input: Parameters<typeof runJob>[2]) => runJob(store, runSandbox, input),
-  };
-}
 
 export type PipelineActivities = ReturnType<typeof createPipelineActivities>;
-export type SimulationPipelineActivities = ReturnType<typeof createSimulationPipelineActivities>;
+export type { SimulationPipelineActivities } from './simulation-activities.js';

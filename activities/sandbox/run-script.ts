@@ -40,6 +40,10 @@ import {
 } from '../../runners/sandbox/index.js';
 import { checkpointStoreFor, previousRunState, RunStateWatcher } from '../../runners/sandbox/run-state/index.js';
 import { SANDBOX_OWN_FAILURE_LIMIT } from '../../temporal-config/timeouts.js';
+import { SteadyHeartbeat } from './steady-heartbeat.js';
+
+/** How often an attempt's last heartbeat is repeated while no step sends one (the run's own beat is every 5 s). */
+const STEADY_BEAT_MS = 5_000;
 
 /** The sandbox limits of the queue a worker serves (e.g. the large queue's bigger runs). */
 export interface QueueSandboxLimits {
@@ -100,17 +104,20 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
       const label = req.label ?? null;
       const run = `sandbox run${label ? ` ${label}` : ''}`;
       // Until this attempt's first snapshot, the previous checkpoint stays in the details: dying early loses nothing.
-      ctx.heartbeat({ phase: 'starting', label, ownFailures, ...runState.details() });
+      // Every beat goes through `hb`, which repeats the last one while a step sends none (steady-heartbeat.ts).
+      const hb = new SteadyHeartbeat((d) => ctx.heartbeat(d), opts.heartbeatMs ?? STEADY_BEAT_MS);
+      hb.beat({ phase: 'starting', label, ownFailures, ...runState.details() });
       try {
         await hostDisk.waitForRoom({
           signal: ctx.cancellationSignal,
           pollMs: opts.heartbeatMs,
-          onWait: (shortage) => ctx.heartbeat({ phase: 'waiting-for-disk', label, ownFailures, hostDisk: shortage, ...runState.details() }),
+          onWait: (shortage) => hb.beat({ phase: 'waiting-for-disk', label, ownFailures, hostDisk: shortage, ...runState.details() }),
           log: (line) => {
             ctx.log.warn(`${run}: ${line}`);
           },
         });
       } catch (err) {
+        hb.stop();
         if (!ctx.cancellationSignal.aborted) throw err;
         throw cancellationFailure(ctx.cancellationSignal.reason, {
           shutdown: `the worker shut down while ${run} waited for disk space; the run will be retried`,
@@ -122,7 +129,7 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
       // The run's latest counters (run id, elapsed, output bytes), repeated in a beat a checkpoint triggers.
       let lastInfo: Partial<SandboxHeartbeat> = {};
       const beat = () => {
-        if (running) ctx.heartbeat({ ...lastInfo, label, ownFailures, ...runState.details() });
+        if (running) hb.beat({ ...lastInfo, label, ownFailures, ...runState.details() });
       };
       try {
         const result = await runSandboxed(req, {
@@ -154,7 +161,7 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
         }
         if (err instanceof HostDiskFullError) {
           // The count stays as it was: the host's disk is nobody's failure the run should pay for.
-          ctx.heartbeat({ phase: 'host-disk-full', label, ownFailures, hostDisk: err.shortage, ...runState.details() });
+          hb.beat({ phase: 'host-disk-full', label, ownFailures, hostDisk: err.shortage, ...runState.details() });
           throw ApplicationFailure.create({
             type: HOST_DISK_FULL_FAILURE,
             message: `${run}: ${err.message}`,
@@ -166,20 +173,21 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
         }
         if (err instanceof SandboxWallGuardError) {
           // The host did not give the run its time: retried, and not the run's own failure either.
-          ctx.heartbeat({ phase: 'wall-guard', label, ownFailures, ...runState.details() });
+          hb.beat({ phase: 'wall-guard', label, ownFailures, ...runState.details() });
           throw ApplicationFailure.create({ type: HOST_BUSY_FAILURE, message: err.message, nonRetryable: false, details: [err.result.usage], cause: err });
         }
         if (isStoreUnavailable(err)) {
           // The artifact store (a bucket) is unreachable or refuses this worker: retried, not the run's own failure.
-          ctx.heartbeat({ phase: 'store-unavailable', label, ownFailures, ...runState.details() });
+          hb.beat({ phase: 'store-unavailable', label, ownFailures, ...runState.details() });
           throw ApplicationFailure.create({ type: STORE_UNAVAILABLE_FAILURE, message: `${run}: ${(err as Error).message}`, nonRetryable: false, cause: err as Error });
         }
         const failures = ownFailures + 1;
-        ctx.heartbeat({ phase: 'failed', label, ownFailures: failures, ...runState.details() });
+        hb.beat({ phase: 'failed', label, ownFailures: failures, ...runState.details() });
         const message = `sandbox run ${req.label ?? ''} failed (own failure ${failures} of at most ${SANDBOX_OWN_FAILURE_LIMIT}): ${(err as Error)?.message ?? String(err)}`;
         throw ApplicationFailure.create({ type: failures >= SANDBOX_OWN_FAILURE_LIMIT ? SANDBOX_OWN_FAILURE : 'SandboxError', message, nonRetryable: failures >= SANDBOX_OWN_FAILURE_LIMIT, cause: err instanceof Error ? err : undefined });
       } finally {
         running = false;
+        hb.stop();
         runState.close();
         await runState.finish(succeeded);
       }

@@ -13,10 +13,14 @@ export function register(program: Command): void {
     .option('--queue <queue>', 'orchestration | simulation | large | all', 'all')
     .option('--no-promote', 'serve only the runs pinned to this build (drain an old build); by default new runs go to the build started last')
     .option('--metrics <address>', 'serve Prometheus metrics (SDK and physvec series) at http://<address>/metrics: :PORT or IP:PORT (env PHYSVEC_METRICS, config telemetry.metrics; default off)')
+    .option('--nice <n>', 'the workers\' own CPU priority, -20..19 or off (env PHYSVEC_WORKER_NICE; default -20 where permitted: root or CAP_SYS_NICE); sandbox scripts keep the priority the worker was started with')
     .option('--traces <exporter>', 'OpenTelemetry traces: otlp (OTEL_EXPORTER_OTLP_ENDPOINT, default http://localhost:4318), console or off (env PHYSVEC_TRACES / OTEL_TRACES_EXPORTER, config telemetry.traces; default off)')
-    .action(async (opts: { queue: string; promote: boolean; metrics?: string; traces?: string }) => {
+    .action(async (opts: { queue: string; promote: boolean; metrics?: string; traces?: string; nice?: string }) => {
       const q = Queue.safeParse(opts.queue);
       if (!q.success) throw new BadInputError(`--queue: expected orchestration, simulation, large or all, got "${opts.queue}"`);
+      // First, before the SDK's threads exist (they inherit it): a busy host must not starve polls and heartbeats.
+      const { describePriority, raiseOwnPriority, workerNiceSetting } = await import('../../lib/process-priority.js');
+      line(`worker ${describePriority(raiseOwnPriority(workerNiceSetting(opts.nice ?? process.env.PHYSVEC_WORKER_NICE)))}`);
       // Imported here, not at the top: `--help` loads only the declarations, not the worker SDK.
       const [{ connectWorker }, { runWorkers, installRuntime, workflowBundle }, { largeQueueLimits, largeQueueSlots }, { telemetrySettings }, { deploymentOptions }] = await Promise.all([
         import('../../lib/temporal/connection.js'), import('../../workers/create-workers.js'), import('../../workers/large-queue.js'),

@@ -12,6 +12,7 @@ import { startReproduction } from './reproduction-run.js';
 import { followReproduction, printResult } from './follow-reproduction.js';
 import { artifactStore } from '../../lib/artifacts/store.js';
 import { line, EXIT } from '../output.js';
+import { describePriority, raiseOwnPriority } from '../../lib/process-priority.js';
 
 export const SMOKE_TASK = path.join(repoRoot, 'data', 'tasks', 'smoke', 'task_smoke_heisenberg_dimer.json');
 export const DEMO_TASK = path.join(repoRoot, 'data', 'tasks', 'dmrg', 'task_dmrg_tezuka_1a.json');
@@ -24,6 +25,9 @@ export async function runDemo(opts: { smoke?: boolean; model?: string }): Promis
   // The client connects first, with its short deadline: an unreachable server is one line at once,
   // before the workers build their bundle and the knowledge base (minutes under load).
   const { client, connection } = await connectClient();
+  // The workers run in this process: raised like `physvec worker`'s (lib/process-priority.ts), before the SDK's threads exist.
+  const priority = raiseOwnPriority();
+  if (priority && !priority.raised) line(`workers: ${describePriority(priority)}`);
   installRuntime();
   const { connection: wconn, target } = await connectWorker().catch(async (err: unknown) => {
     await connection.close();

@@ -98,6 +98,9 @@ export async function withWorkersIfNeeded<T>(
   process.env.PHYSVEC_LOG_LEVEL ??= 'ERROR';
   // Loaded only now: the worker code (workflow bundler, every activity) is most of the CLI's weight.
   const { createWorkers, installRuntime } = await import('../../workers/create-workers.js');
+  const { describePriority, raiseOwnPriority } = await import('../../lib/process-priority.js');
+  const priority = raiseOwnPriority();
+  if (priority && !priority.raised) log(`workers: ${describePriority(priority)}`);
   try {
     installRuntime();
   } catch {

@@ -6,6 +6,7 @@
 import { fork } from 'node:child_process';
 import path from 'node:path';
 import { repoRoot } from '../paths.js';
+import { atNeighbourPriority } from '../process-priority.js';
 import { BuildChildMessage, type BuildInChildRequest } from './build-messages.js';
 import type { BuildKbOutcome } from './build.js';
 import { buildChildEntry as childEntry, kbDir } from './paths.js';
@@ -31,9 +32,12 @@ function runChild({ onProgress, ...request }: BuildInChildOptions & { dir: strin
   const absolute: BuildInChildRequest = { ...request, manualDirs: request.manualDirs?.map((d) => path.resolve(d)) };
   return new Promise((resolve, reject) => {
     // tsx is resolved from the project root, as bin/physvec.js does; stdout stays clean for `--json` callers.
+    // At the neighbours' priority when a raised worker starts it: a build is minutes of CPU, not the worker's own liveness.
+    const [execPath, ...execArgv] = atNeighbourPriority([process.execPath, '--import', 'tsx']);
     const child = fork(childEntry, [JSON.stringify(absolute)], {
       cwd: repoRoot,
-      execArgv: ['--import', 'tsx'],
+      execPath,
+      execArgv,
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     let settled: BuildKbOutcome | Error | undefined;

@@ -7,6 +7,7 @@ import { execa } from 'execa';
 import { temporalBin, stateDir } from '../paths.js';
 import { DEV_SERVER, devServerArgs } from '../../temporal-config/server.js';
 import { RETIRED_SEARCH_ATTRIBUTES, SEARCH_ATTRIBUTE_FLAGS } from '../../temporal-config/search-attributes.js';
+import { raiseProcessPriority, workerNiceSetting } from '../process-priority.js';
 
 export interface DevServerOptions {
   dir?: string; // where temporal.db, the pid file and the log live
@@ -84,6 +85,10 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
   });
   child.unref();
   const pid = child.pid!;
+  // The server is infrastructure like the workers: on a shared host it runs at their priority, or
+  // its timers and heartbeat handling would be as late as a starved worker's (lib/process-priority.ts).
+  const nice = workerNiceSetting();
+  if (nice !== null) raiseProcessPriority(nice, pid);
   await fs.writeFile(r.pidFile, String(pid));
   await waitHealthy(r.address, DEV_SERVER.readinessTimeoutMs, () => pidAlive(pid));
   await migrateSearchAttributes(r.address);

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { HOLDER_READY_FD } from './holder.js';
 import { SECCOMP_FD, WARM_CHAIN_ENV, type Launch } from './launch.js';
+import { atNeighbourPriority } from '../../lib/process-priority.js';
 
 export interface ChainProcess {
   child: ChildProcess;
@@ -21,7 +22,9 @@ export interface ChainProcess {
 
 export function spawnChain(launch: Launch, workDir: string): ChainProcess {
   const warm = launch.zygote !== null;
-  const child = spawn(launch.argv[0]!, launch.argv.slice(1), {
+  // A worker that raised its own priority starts scripts at the neighbours' (lib/process-priority.ts).
+  const argv = atNeighbourPriority(launch.argv);
+  const child = spawn(argv[0]!, argv.slice(1), {
     cwd: workDir,
     env: warm ? { ...WARM_CHAIN_ENV } : launch.env,
     detached: true,

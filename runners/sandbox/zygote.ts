@@ -8,6 +8,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { zygotePayloadDir } from './zygote-dirs.js';
+import { atNeighbourPriority } from '../../lib/process-priority.js';
 
 const BASE = ['numpy', 'scipy', 'scipy.linalg', 'scipy.sparse', 'scipy.sparse.linalg', 'matplotlib', 'matplotlib.pyplot'];
 
@@ -107,7 +108,9 @@ export class PythonZygote {
 
   private start(): Promise<ZygoteInfo> {
     mkdirSync(this.payloadDir, { recursive: true, mode: 0o700 });
-    const child = spawn(this.python, ['-u', ZYGOTE_SCRIPT, this.preload.join(','), ...(this.background ? ['--background'] : [])], {
+    // At the neighbours' priority: the runs it forks are scripts (lib/process-priority.ts).
+    const argv = atNeighbourPriority([this.python, '-u', ZYGOTE_SCRIPT, this.preload.join(','), ...(this.background ? ['--background'] : [])]);
+    const child = spawn(argv[0]!, argv.slice(1), {
       env: this.env,
       cwd: '/',
       stdio: ['pipe', 'pipe', 'inherit'],

@@ -1,0 +1,54 @@
+// Issue 24.3/24.4: a worker raises its own CPU priority (its polls and heartbeats must not starve on
+// a busy host), and what it starts for scripts — a sandbox chain, the warm python — runs at the
+// priority the worker had before, the neighbours'. Measured in a child process (it raises itself).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { test } from 'node:test';
+import { repoRoot } from '../../lib/paths.js';
+import { workerNiceSetting } from '../../lib/process-priority.js';
+import { BadInputError } from '../../lib/errors.js';
+import { useTestStateDir } from '../fixtures/hostile/harness.js';
+
+useTestStateDir();
+
+test('PHYSVEC_WORKER_NICE: default -20, a value, off, and a bad value named with its fix', () => {
+  assert.equal(workerNiceSetting(undefined), -20);
+  assert.equal(workerNiceSetting(' -3 '), -3);
+  assert.equal(workerNiceSetting('off'), null);
+  assert.throws(() => workerNiceSetting('-30'), (e: unknown) => e instanceof BadInputError && /PHYSVEC_WORKER_NICE \/ --nice: expected a nice value from -20 to 19 or "off", got "-30"/.test(e.message));
+});
+
+test('a raised worker runs at its nice on every thread; its sandbox runs and warm python at the neighbours\'', { timeout: 120_000 }, (t) => {
+  const mod = (p: string) => JSON.stringify(pathToFileURL(path.join(repoRoot, p)).href);
+  const code = `
+const { raiseProcessPriority } = await import(${mod('lib/process-priority.ts')});
+const { runSandboxed } = await import(${mod('runners/sandbox/index.ts')});
+const { PythonZygote } = await import(${mod('runners/sandbox/zygote.ts')});
+const { artifactStore } = await import(${mod('lib/artifacts/store.ts')});
+const fs = await import('node:fs');
+const niceOf = (pid, tid = pid) => Number(fs.readFileSync('/proc/' + pid + '/task/' + tid + '/stat', 'utf8').split(') ')[1].split(' ')[16]);
+const outcome = raiseProcessPriority(-5);
+const threads = fs.readdirSync('/proc/self/task').map((tid) => niceOf(process.pid, tid));
+const run = await runSandboxed({ language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: 'import os\\nprint(os.getpriority(os.PRIO_PROCESS, 0))\\n' }], timeoutMs: 30_000 }, { store: artifactStore() });
+const zygote = new PythonZygote(${JSON.stringify(path.join(repoRoot, '.venv', 'bin', 'python'))}, { PATH: '/usr/bin:/bin' }, []);
+await zygote.ready();
+const zygoteNice = niceOf(zygote.child.pid);
+zygote.child.kill('SIGKILL');
+console.log(JSON.stringify({ outcome, threads, script: run.stdoutTail.trim(), exitCode: run.exitCode, zygoteNice }));
+process.exit(0);`;
+  const out = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+    cwd: repoRoot,
+    env: { ...process.env, PHYSVEC_SANDBOX_WARM: '0', PHYSVEC_NEIGHBOUR_NICE: '' }, // '' = not inherited from a raised parent
+    encoding: 'utf8',
+    timeout: 110_000,
+  });
+  assert.equal(out.status, 0, out.stderr);
+  const r = JSON.parse(out.stdout.trim().split('\n').at(-1)!) as { outcome: { raised: boolean; why?: string; from?: number }; threads: number[]; script: string; exitCode: number; zygoteNice: number };
+  if (!r.outcome.raised) return t.skip(`this host does not let a process raise its priority: ${r.outcome.why}`);
+  assert.deepEqual([...new Set(r.threads)], [-5], 'every thread of the raised process');
+  assert.equal(r.exitCode, 0);
+  assert.equal(Number(r.script), r.outcome.from, 'the sandbox script runs at the nice value the worker had before');
+  assert.equal(r.zygoteNice, r.outcome.from, 'the warm python too');
+});

@@ -1,0 +1,29 @@
+// Issue 24.3: when the server times out an attempt of a live worker (its heartbeats late), the worker
+// says so in one line — the false heartbeat timeouts scripts/drill-load.ts counts. A worker shutdown
+// or a workflow's cancellation is not such a timeout and says nothing.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Context } from '@temporalio/activity';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { TIMED_OUT_ALIVE, timedOutAliveReporter } from '../../workers/timed-out-alive.js';
+
+/** Runs an activity that waits for its cancellation, cancels it with `reason`, returns what the reporter printed. */
+async function linesFor(reason: 'TIMED_OUT' | 'NOT_FOUND' | 'WORKER_SHUTDOWN' | 'CANCELLED'): Promise<string[]> {
+  const lines: string[] = [];
+  const env = new MockActivityEnvironment({ activityType: 'runJob', activityId: '11', attempt: 2, heartbeatTimeoutMs: 20_000 }, { interceptors: [timedOutAliveReporter((l) => lines.push(l))] });
+  const running = env.run(async () => {
+    await Context.current().cancelled;
+  });
+  setImmediate(() => env.cancel(reason));
+  await running.catch(() => undefined);
+  return lines;
+}
+
+test('the server timing out a live worker\'s attempt is one line naming the activity; shutdown and cancellation say nothing', async () => {
+  const timedOut = await linesFor('TIMED_OUT');
+  assert.equal(timedOut.length, 1);
+  assert.match(timedOut[0]!, new RegExp(`^physvec worker: activity runJob \\(workflow [^,]+, activity 11, attempt 2\\) was ${TIMED_OUT_ALIVE} \\(TIMED_OUT; heartbeat timeout 20000 ms\\)`));
+  assert.equal((await linesFor('NOT_FOUND')).length, 1);
+  assert.deepEqual(await linesFor('WORKER_SHUTDOWN'), []);
+  assert.deepEqual(await linesFor('CANCELLED'), []);
+});

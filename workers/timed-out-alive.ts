@@ -1,0 +1,29 @@
+// One line when the server times out an activity on this worker while the worker is alive — the
+// heartbeats did not reach the server in time (a starved host, a network stall), so the attempt is
+// cancelled here and retried, a run's work done twice. A killed worker cannot say this, so these
+// lines are exactly the false heartbeat timeouts (issue 24.3; scripts/drill-load.ts counts them).
+import type { ActivityInterceptorsFactory } from '@temporalio/worker';
+import { CancelledFailure } from '@temporalio/common';
+
+export const TIMED_OUT_ALIVE = 'timed out by the server while this worker was alive';
+
+/** The server's verdicts on an attempt that reach a live worker as a cancellation. */
+const SERVER_TIMEOUT_REASONS = new Set(['TIMED_OUT', 'NOT_FOUND']);
+
+export function timedOutAliveReporter(print: (line: string) => void): ActivityInterceptorsFactory {
+  return (ctx) => ({
+    inbound: {
+      async execute(input, next) {
+        try {
+          return await next(input);
+        } finally {
+          const reason: unknown = ctx.cancellationSignal.reason;
+          if (ctx.cancellationSignal.aborted && reason instanceof CancelledFailure && SERVER_TIMEOUT_REASONS.has(reason.message)) {
+            const i = ctx.info;
+            print(`physvec worker: activity ${i.activityType} (workflow ${i.workflowExecution?.workflowId ?? "-"}, activity ${i.activityId}, attempt ${i.attempt}) was ${TIMED_OUT_ALIVE} (${reason.message}; heartbeat timeout ${i.heartbeatTimeoutMs ?? '-'} ms): its heartbeats did not reach the server in time; it will be retried`);
+          }
+        }
+      },
+    },
+  });
+}
