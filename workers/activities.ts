@@ -9,7 +9,10 @@ import { createValidationActivities } from '../activities/validation/index.js';
 import { createResultsActivities } from '../activities/results/index.js';
 import { createCampaignActivities } from '../activities/campaign/index.js';
 import { createKbTools, RETRIEVE_TOOL_SPEC } from '../lib/kb/tools.js';
-import { loadKb } from '../lib/kb/search.js';
+import { loadKb, parseRetrieveArgs } from '../lib/kb/search.js';
+import { loadPinnedKb } from '../lib/kb/pinned.js';
+import { retrieveFrom } from '../lib/kb/retrieve.js';
+import { runInputsNow } from '../activities/run-inputs.js';
 import { cachedDetection } from '../activities/toolchains/detection-cache.js';
 import { announceSandboxProtections } from '../runners/sandbox/index.js';
 import { defaultSimulationSlots } from './slots.js';
@@ -36,7 +39,9 @@ export function orchestrationActivities(): ActivityMap {
       tools: {
         retrieve: async (args: unknown) => {
           await warmKnowledgeBase();
-          return kb.retrieve(args);
+          // Within a run, the build the run first retrieved from (lib/kb/pinned.ts), whatever was built or deployed since.
+          const inputs = runInputsNow(store);
+          return inputs ? retrieveFrom(await loadPinnedKb(inputs, { autoBuild: true }), parseRetrieveArgs(args, `${RETRIEVE_TOOL_SPEC.name} tool arguments`)) : kb.retrieve(args);
         },
       },
     }),
