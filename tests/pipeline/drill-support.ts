@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { repoRoot } from '../../lib/paths.js';
+import { buildId, BUILD_ID_ENV } from '../../lib/temporal/build-id.js';
 import { taskQueues } from '../../lib/temporal/task-queues.js';
 import { SA } from '../../temporal-config/search-attributes.js';
 import type { ReproductionInput } from '../../schemas/pipeline.js';
@@ -62,7 +63,9 @@ export interface SpawnedWorker {
 export function spawnWorker(queue: 'orchestration' | 'simulation' | 'large' | 'all', env: Record<string, string> = {}): SpawnedWorker {
   const t0 = Date.now();
   const proc = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'cli/main.ts'), 'worker', '--queue', queue], {
-    env: { ...process.env, PHYSVEC_LOG_LEVEL: 'ERROR', ...env },
+    // The test's build (Worker Versioning pins a run to it): a worker started later in the test —
+    // after the checkout changed under a long drill — must not register as another build.
+    env: { ...process.env, PHYSVEC_LOG_LEVEL: 'ERROR', [BUILD_ID_ENV]: buildId(), ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((r) => proc.once('exit', () => r()));
