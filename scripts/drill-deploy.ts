@@ -1,5 +1,5 @@
-// drill-deploy: a deploy while reproductions run (issue 25), as an operator would do it, and the table
-// of what each run ended with.
+// drill-deploy: a deploy while a reproduction runs (issue 25), as an operator would do it, and the
+// table of what the runs ended with.
 //
 //   node --import tsx scripts/drill-deploy.ts [--prev 8a5df32] [--prev-dir /work/prev-release] [--port 17391]
 //                                             [--stages programming,scientific,final] [--keep]
@@ -9,19 +9,22 @@
 // .venv a symlink when requirements.lock is the same, else the drill stops and says so). On a
 // throw-away dev server (this checkout's `server start` settings), with one state dir and artifact
 // store shared by every worker (one host):
-//   1. the previous build's worker (`physvec worker --queue all` from its worktree) serves an
-//      undisturbed demo reproduction (bundled task, scripted model), started with its own CLI: the
-//      reference verdicts and numbers;
-//   2. for each stage: the previous build's worker again (it becomes current: a rollback), a run started
-//      with its CLI; once the run is in that stage (3 s in), the deploy — SIGTERM the previous build's
-//      worker, start this checkout's worker (it becomes current) and a `--no-promote` replacement of
-//      the previous build (the run is pinned to its build and finishes there); the run must end with
-//      the reference's verdicts and numbers, every workflow task and activity served by workers of the
-//      previous build (the history's worker identities), and the replacement must say "drained";
-//   3. after the last deploy, a new run started with this checkout's CLI runs on this checkout's build.
-// Prints a table: run, stage interrupted, builds that served it, verdict, unit and integration
-// accuracy, assertions, rubric grade, the final run's numbers (sha256 of its results), the figure's
-// sha256, and whether all equal the undisturbed run's.
+//   - the reference: an undisturbed demo reproduction (bundled task, scripted model) on the previous
+//     build's worker, under a queue prefix of its own (a separate deployment, so it runs alongside and
+//     no deploy touches it), started with the previous build's CLI;
+//   - the drilled run, started the same way on the previous build's worker (`physvec worker --queue
+//     all` from its worktree, the deployment's current build). Once it is in the first stage (3 s
+//     in): the deploy — SIGTERM the previous build's worker, start this checkout's worker (it becomes
+//     current) and a `--no-promote` replacement of the previous build (the run is pinned to its build
+//     and must finish there). At each later stage the previous build's worker serving it is SIGTERMed
+//     again mid-stage and replaced (`--no-promote`). The run must end with the reference's verdicts
+//     and numbers, every workflow task and activity served by previous-build workers (the worker
+//     identities in its history), and the last replacement must say "drained";
+//   - after the deploy, a new run started with this checkout's CLI must run on this checkout's build
+//     (and end as the reference did).
+// Prints a table: run, where it was interrupted, builds (workers) that served it, verdict, unit and
+// integration accuracy, assertions, rubric grade, the numbers (sha256 of the final run's results and
+// the assertions' observed values), the figure's sha256, whether all equal the reference's.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, createWriteStream } from 'node:fs';
@@ -34,6 +37,7 @@ import { buildId, BUILD_ID_ENV } from '../lib/temporal/build-id.js';
 import { currentBuild } from '../workers/versioning.js';
 import { ArtifactStore } from '../lib/artifacts/store.js';
 import { kbDir } from '../lib/kb/paths.js';
+import { QUEUE_PREFIX_ENV } from '../lib/temporal/task-queues.js';
 import type { ReproductionResult } from '../workflows/reproduction/index.js';
 import { answerHelp, benchServer, onAnyExit } from './bench-support.js';
 
@@ -51,6 +55,10 @@ const KEEP = process.argv.includes('--keep');
 const TASK_REL = 'data/tasks/dmrg/task_dmrg_tezuka_1a.json';
 const MODEL = 'scripted:task_dmrg_tezuka_1a';
 const HEAD_BUILD = buildId();
+/** The reference run's queue prefix: a worker deployment of its own. */
+const REFERENCE_PREFIX = 'physvec-reference';
+/** Where the drilled run was when each SIGTERM came (stage and the activities in flight). */
+const interruptions: string[] = [];
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'physvec-drill-deploy-'));
 const stateDir = path.join(root, 'state');
@@ -98,9 +106,10 @@ interface Worker {
 const workers: Worker[] = [];
 
 /** `physvec worker --queue all` of a checkout; its output goes to <root>/logs/<name>.log. */
-function startWorker(name: string, checkout: string, build: string, extra: string[] = []): Worker {
+function startWorker(name: string, checkout: string, build: string, extra: string[] = [], prefix = 'physvec'): Worker {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    [QUEUE_PREFIX_ENV]: prefix,
     TEMPORAL_ADDRESS: `127.0.0.1:${PORT}`,
     PHYSVEC_STATE_DIR: stateDir,
     PHYSVEC_KB_DIR: path.join(root, 'kb'),
@@ -142,8 +151,8 @@ async function stop(w: Worker, signal: NodeJS.Signals = 'SIGTERM'): Promise<void
 }
 
 /** Start a reproduction with a checkout's own CLI (`reproduce --no-wait --json`); its workflow id. */
-async function startRun(checkout: string): Promise<string> {
-  const env: NodeJS.ProcessEnv = { ...process.env, TEMPORAL_ADDRESS: `127.0.0.1:${PORT}`, PHYSVEC_STATE_DIR: stateDir, PHYSVEC_KB_DIR: path.join(root, 'kb') };
+async function startRun(checkout: string, prefix = 'physvec'): Promise<string> {
+  const env: NodeJS.ProcessEnv = { ...process.env, [QUEUE_PREFIX_ENV]: prefix, TEMPORAL_ADDRESS: `127.0.0.1:${PORT}`, PHYSVEC_STATE_DIR: stateDir, PHYSVEC_KB_DIR: path.join(root, 'kb') };
   const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(checkout, 'cli/main.ts'), 'reproduce', path.join(checkout, TASK_REL), '--model', MODEL, '--no-wait', '--json'], { cwd: checkout, env, maxBuffer: 16 * 1024 * 1024 });
   return (JSON.parse(stdout) as { workflowId: string }).workflowId;
 }
@@ -231,7 +240,7 @@ async function servedBy(client: Client, workflowId: string): Promise<{ builds: S
 
 async function main(): Promise<void> {
   await prepareCheckout();
-  const prevBuild = (await git(['rev-parse', '--short=12', 'HEAD'], PREV_DIR));
+  const prevBuild = await git(['rev-parse', '--short=12', 'HEAD'], PREV_DIR);
   say(`previous release ${PREV} at ${PREV_DIR} (build ${prevBuild}); this checkout's build ${HEAD_BUILD}; state ${stateDir}; logs ${logDir}`);
   // One knowledge base for every worker (building it costs ~30 s of CPU per state dir).
   if (existsSync(kbDir())) cpSync(kbDir(), path.join(root, 'kb'), { recursive: true });
@@ -249,64 +258,68 @@ async function main(): Promise<void> {
   const result = (id: string) => client.workflow.getHandle(id).result() as Promise<ReproductionResult>;
   const rows: Row[] = [];
 
-  // 1. The undisturbed run on the previous build: the reference.
-  let old = startWorker('prev-0', PREV_DIR, prevBuild);
-  await polling(old);
+  // The reference, on a deployment of its own (queue prefix): no deploy below touches it.
+  const refWorker = startWorker('reference', PREV_DIR, prevBuild, [], REFERENCE_PREFIX);
+  let old = startWorker('prev-1', PREV_DIR, prevBuild);
+  await Promise.all([polling(refWorker), polling(old)]);
   await becomesCurrent(prevBuild);
-  say('prev-0 polls and is current; undisturbed run starts');
-  const refId = await startRun(PREV_DIR);
-  const reference = await outcomeOf(await result(refId));
-  rows.push({ run: refId, interrupted: '— (undisturbed)', servedBy: (await servedBy(client, refId)).text, ...reference.row, same: 'reference', drained: '—' });
-  say(`undisturbed run ${refId}: ${reference.row.verdict}`);
-  await stop(old);
-
+  const refId = await startRun(PREV_DIR, REFERENCE_PREFIX);
+  const id = await startRun(PREV_DIR);
+  say(`reference run ${refId} (prefix ${REFERENCE_PREFIX}) and drilled run ${id} started on ${prevBuild}`);
+  const handle = client.workflow.getHandle(id);
   let afterId: string | undefined;
+  let head: Worker | undefined;
   for (const [k, stage] of STAGES.entries()) {
-    // 2. The previous build again (a rollback: it becomes current), a run, and a deploy mid-stage.
-    old = startWorker(`prev-${k + 1}`, PREV_DIR, prevBuild);
-    await polling(old);
-    await becomesCurrent(prevBuild);
-    const id = await startRun(PREV_DIR);
-    const handle = client.workflow.getHandle(id);
     await waitFor(`${id} to reach stage ${stage}`, async () => {
       const d = await handle.describe();
       if (d.status.name !== 'RUNNING') throw new Error(`${id} ended (${d.status.name}) before stage ${stage}`);
       return d.searchAttributes.Stage?.[0] === stage ? true : undefined;
-    }, 900_000, 300);
+    }, 3_600_000, 300);
     await new Promise((r) => setTimeout(r, 3000)); // activities of the stage under way
-    say(`${id} in ${stage}: deploy — SIGTERM ${old.name} (pid ${old.proc.pid}), start this checkout's worker and a --no-promote ${prevBuild} replacement`);
+    const pending = (await handle.describe()).raw.pendingActivities?.map((a) => a.activityType?.name).join(', ') || 'none';
+    say(`${id} in ${stage} (activities in flight: ${pending}): SIGTERM ${old.name} (pid ${old.proc.pid})${head ? '' : ", start this checkout's worker"}, start a --no-promote ${prevBuild} replacement`);
+    interruptions.push(`${stage} (${pending})`);
     const stopping = stop(old, 'SIGTERM');
-    const head = startWorker(`head-${k + 1}`, repoRoot, HEAD_BUILD);
-    const drainer = startWorker(`prev-${k + 1}-drain`, PREV_DIR, prevBuild, ['--no-promote']);
-    await Promise.all([stopping, polling(head), polling(drainer)]);
-    await becomesCurrent(HEAD_BUILD);
-    say(`${old.name} stopped; ${head.name} current, ${drainer.name} draining`);
-    // 3. After the last deploy: a new run, started with this checkout's CLI, must run on this checkout's build.
-    const last = k === STAGES.length - 1;
-    if (last) afterId = await startRun(repoRoot);
-    const outcome = await outcomeOf(await result(id));
-    const served = await servedBy(client, id);
-    const drainedAt = Date.now();
-    const drained = await waitFor(`${drainer.name} to say drained`, () => (drainer.lines.some((l) => /drained/.test(l)) ? `${((Date.now() - drainedAt) / 1000).toFixed(0)} s after the end` : undefined), 180_000).catch(() => 'not said within 180 s');
-    const same = JSON.stringify(outcome.verdicts) === JSON.stringify(reference.verdicts) && JSON.stringify(outcome.numbers) === JSON.stringify(reference.numbers) && outcome.figure === reference.figure;
-    rows.push({ run: id, interrupted: `${stage} (SIGTERM)`, servedBy: served.text, ...outcome.row, same: same && served.builds.size === 1 && served.builds.has(prevBuild) ? 'yes' : same ? 'numbers yes, builds NO' : 'NO', drained });
-    say(`${id}: ${outcome.row.verdict}, served by ${served.text}, same as undisturbed: ${rows.at(-1)!.same}`);
-    if (afterId) {
-      const after = await outcomeOf(await result(afterId));
-      const servedAfter = await servedBy(client, afterId);
-      const sameAfter = JSON.stringify(after.verdicts) === JSON.stringify(reference.verdicts) && JSON.stringify(after.numbers) === JSON.stringify(reference.numbers) && after.figure === reference.figure;
-      rows.push({ run: afterId, interrupted: '— (started after the deploy)', servedBy: servedAfter.text, ...after.row, same: `${sameAfter ? 'yes' : 'NO'}; on ${servedAfter.builds.size === 1 && servedAfter.builds.has(HEAD_BUILD) ? 'HEAD only' : 'NOT HEAD only'}`, drained: '—' });
+    const starting: Promise<unknown>[] = [];
+    if (!head) {
+      head = startWorker('head', repoRoot, HEAD_BUILD);
+      starting.push(polling(head));
     }
-    for (const w of [head, drainer]) await stop(w);
+    old = startWorker(`prev-${k + 1}-drain`, PREV_DIR, prevBuild, ['--no-promote']);
+    await Promise.all([stopping, polling(old), ...starting]);
+    if (!afterId) {
+      await becomesCurrent(HEAD_BUILD);
+      // After the deploy: a new run, started with this checkout's CLI, must run on this checkout's build.
+      afterId = await startRun(repoRoot);
+      say(`${head.name} is current; run ${afterId} started after the deploy`);
+    }
+  }
+
+  const reference = await outcomeOf(await result(refId));
+  rows.push({ run: refId, interrupted: '— (undisturbed, own deployment)', servedBy: (await servedBy(client, refId)).text, ...reference.row, same: 'reference', drained: '—' });
+  const outcome = await outcomeOf(await result(id));
+  const endedAt = Date.now();
+  const served = await servedBy(client, id);
+  const same = (o: Outcome) => JSON.stringify(o.verdicts) === JSON.stringify(reference.verdicts) && JSON.stringify(o.numbers) === JSON.stringify(reference.numbers) && o.figure === reference.figure;
+  const drainer = old;
+  const drained = await waitFor(`${drainer.name} to say drained`, () => (drainer.lines.some((l) => /drained/.test(l)) ? `said ${((Date.now() - endedAt) / 1000).toFixed(0)} s after the run ended` : undefined), 240_000).catch(() => 'not said within 240 s');
+  rows.push({
+    run: id, interrupted: interruptions.map((i) => `SIGTERM in ${i}`).join('; '), servedBy: served.text, ...outcome.row,
+    same: same(outcome) ? (served.builds.size === 1 && served.builds.has(prevBuild) ? 'yes' : 'numbers yes, builds NO') : 'NO', drained,
+  });
+  if (afterId) {
+    const after = await outcomeOf(await result(afterId));
+    const servedAfter = await servedBy(client, afterId);
+    rows.push({ run: afterId, interrupted: '— (started after the deploy)', servedBy: servedAfter.text, ...after.row, same: `${same(after) ? 'yes' : 'NO'}; ${servedAfter.builds.size === 1 && servedAfter.builds.has(HEAD_BUILD) ? 'on HEAD only' : 'NOT on HEAD only'}`, drained: '—' });
   }
 
   const cols: (keyof Row)[] = ['run', 'interrupted', 'servedBy', 'verdict', 'unit', 'integration', 'assertions', 'rubric', 'numbers', 'figure', 'same', 'drained'];
-  const head = ['run', 'interrupted at', 'served by build (workers)', 'verdict', 'unit', 'integration', 'assertions', 'rubric', 'numbers sha', 'figure sha', 'same as undisturbed', 'old build drained'];
-  const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${cols.map((c) => r[c]).join(' | ')} |`)];
+  const titles = ['run', 'interrupted at', 'served by build (workers)', 'verdict', 'unit', 'integration', 'assertions', 'rubric', 'numbers sha', 'figure sha', 'same as undisturbed', 'old build drained'];
+  const lines = [`| ${titles.join(' | ')} |`, `|${titles.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${cols.map((c) => r[c]).join(' | ')} |`)];
   console.log(`\ndrill-deploy: previous release ${PREV} (build ${prevBuild}) → this checkout (build ${HEAD_BUILD}); ${((Date.now() - t0) / 60_000).toFixed(1)} min, load ${os.loadavg()[0]!.toFixed(1)}\n`);
   console.log(lines.join('\n'));
   writeFileSync(path.join(logDir, 'table.md'), `${lines.join('\n')}\n`);
-  const failed = rows.filter((r) => r.same !== 'reference' && !/^yes/.test(r.same) || /NOT|NO$/.test(r.same));
+  const failed = rows.filter((r) => (r.same !== 'reference' && !/^yes/.test(r.same)) || /NOT|NO$/.test(r.same));
   await stopAll();
   if (failed.length) {
     console.log(`\n${failed.length} run(s) did not end as the undisturbed run did (logs kept only with --keep)`);
