@@ -26,9 +26,10 @@ function warmKnowledgeBase(loadKb: typeof import('../lib/kb/search.js').loadKb):
  * most of a worker's start-up CPU (~0.6 s at idle, minutes at load 40; issue 24.4).
  */
 export async function orchestrationActivities(): Promise<ActivityMap> {
-  const [{ createLlmActivities }, { createPipelineActivities }, { createValidationActivities }, { createResultsActivities }, { createCampaignActivities }, { createKbTools, RETRIEVE_TOOL_SPEC }, { loadKb }] = await Promise.all([
+  const [{ createLlmActivities }, { createPipelineActivities }, { createValidationActivities }, { createResultsActivities }, { createCampaignActivities }, { createKbTools, RETRIEVE_TOOL_SPEC }, { loadKb, parseRetrieveArgs }, { loadPinnedKb }, { retrieveFrom }, { runInputsNow }] = await Promise.all([
     import('../activities/llm/index.js'), import('../activities/pipeline/index.js'), import('../activities/validation/index.js'), import('../activities/results/index.js'),
-    import('../activities/campaign/index.js'), import('../lib/kb/tools.js'), import('../lib/kb/search.js'),
+    import('../activities/campaign/index.js'), import('../lib/kb/tools.js'), import('../lib/kb/search.js'), import('../lib/kb/pinned.js'), import('../lib/kb/retrieve.js'),
+    import('../activities/run-inputs.js'),
   ]);
   const store = artifactStore();
   const kb = createKbTools();
@@ -39,7 +40,9 @@ export async function orchestrationActivities(): Promise<ActivityMap> {
       tools: {
         retrieve: async (args: unknown) => {
           await warmKnowledgeBase(loadKb);
-          return kb.retrieve(args);
+          // Within a run, the build the run first retrieved from (lib/kb/pinned.ts), whatever was built or deployed since.
+          const inputs = runInputsNow(store);
+          return inputs ? retrieveFrom(await loadPinnedKb(inputs, { autoBuild: true }), parseRetrieveArgs(args, `${RETRIEVE_TOOL_SPEC.name} tool arguments`)) : kb.retrieve(args);
         },
       },
     }),

@@ -1,7 +1,9 @@
 // The reproduction workflow's own activities. Light ones run on the orchestration queue; `runJob`
 // runs generated scripts in the sandbox on the simulation queue.
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
-import type { ScriptSummary, TaskContext } from '../../schemas/pipeline.js';
+import { TaskContext, type ScriptSummary } from '../../schemas/pipeline.js';
+import { pinnedValue, type RunInputs } from '../../lib/artifacts/run-inputs.js';
+import { runInputsNow, runToolchains, runVerifierLibrary, type InputFiles } from '../run-inputs.js';
 import type { ToolSpec } from '../../schemas/llm.js';
 import { agentOutputSchemas } from '../../schemas/agent-outputs.js';
 import { readAnswer, type AnswerRef } from './answers.js';
@@ -24,6 +26,10 @@ export interface PipelineDeps {
   toolchains?: AvailableToolchains;
   /** The retrieval tool's spec, if a knowledge base is wired. */
   retrieveSpec?: ToolSpec;
+  /** The run a step belongs to, for its pinned inputs (default: the executing activity's workflow; none outside one). */
+  runInputs?: () => RunInputs | undefined;
+  /** Where the pinned checkout files are (default: the checkout's data/). */
+  inputFiles?: InputFiles;
 }
 
 export const NO_RETRIEVAL: ToolSpec = {
@@ -35,18 +41,28 @@ export const NO_RETRIEVAL: ToolSpec = {
 export function createPipelineActivities(deps: PipelineDeps) {
   const { store } = deps;
   const available = deps.toolchains ?? (async () => []);
+  const runInputs = deps.runInputs ?? (() => runInputsNow(store));
+  const library = (profile: string | undefined) => runVerifierLibrary(runInputs(), profile ?? '', deps.inputFiles);
+  const prepare = async (input: PrepareInput): Promise<TaskContext> => {
+    const ctx = await prepareTask(store, input, available, await runToolchains(runInputs(), deps.inputFiles)).catch((err: unknown) => {
+      throw asToolchainBusyFailure(err);
+    });
+    // Every library function, exactly those each unit harness contains, for the entry-point writer's prompt.
+    const bg = backgroundFor(ctx.profile, await library(ctx.profile));
+    if (bg.functions.length) {
+      ctx.backgroundRef = await store.put([bg.preamble, ...bg.functions.map((f) => f.source)].join('\n\n'), { name: 'verifier-library.txt' });
+      ctx.backgroundNames = bg.names;
+    }
+    return ctx;
+  };
   return {
+    /**
+     * The task, its rubric, source and protocol as the run first prepared them (issue 25.4): a
+     * prepare retried after a deploy (another worker, a changed task file) returns that context.
+     */
     async prepareTask(input: PrepareInput): Promise<TaskContext> {
-      const ctx = await prepareTask(store, input, available).catch((err: unknown) => {
-        throw asToolchainBusyFailure(err);
-      });
-      // Every library function, exactly those each unit harness contains, for the entry-point writer's prompt.
-      const bg = backgroundFor(ctx.profile);
-      if (bg.functions.length) {
-        ctx.backgroundRef = await store.put([bg.preamble, ...bg.functions.map((f) => f.source)].join('\n\n'), { name: 'verifier-library.txt' });
-        ctx.backgroundNames = bg.names;
-      }
-      return ctx;
+      const inputs = runInputs();
+      return inputs ? pinnedValue(inputs, `prepared-task:${JSON.stringify(input)}`, TaskContext, () => prepare(input)) : prepare(input);
     },
     async retrieveToolSpec(): Promise<ToolSpec> {
       return deps.retrieveSpec ?? NO_RETRIEVAL;
@@ -58,10 +74,10 @@ export function createPipelineActivities(deps: PipelineDeps) {
     async acceptScriptText(input: { script: string; language: ScriptLanguage }): Promise<ScriptSummary> {
       return summarizeScript(store, input.script, input.language);
     },
-    buildUnitJobs: (input: Parameters<typeof buildUnitJobs>[1]) => buildUnitJobs(store, input),
+    buildUnitJobs: async (input: Parameters<typeof buildUnitJobs>[1]) => buildUnitJobs(store, input, await library(input.profile)),
     buildLevelJobs: (input: { summary: ScriptSummary; unsliced?: string[] }) => buildLevelJobs(store, input),
     fullScriptJob: (input: { summary: ScriptSummary; recordCalls?: boolean }) => fullScriptJob(store, input),
-    judgeProgramming: (input: Parameters<typeof judgeProgramming>[1]) => judgeProgramming(store, input),
+    judgeProgramming: async (input: Parameters<typeof judgeProgramming>[1]) => judgeProgramming(store, input, await library(input.profile)),
     applyRepair: (input: Parameters<typeof applyRepair>[1]) => applyRepair(store, input),
     buildVariantJobs: (input: Parameters<typeof buildVariantJobs>[1]) => buildVariantJobs(store, input),
     async checkAssertions(input: Parameters<typeof checkAssertions>[0]) {

@@ -8,10 +8,10 @@ import type { ScaledSpec } from '../../schemas/task.js';
 import { loadTaskFile } from '../../lib/tasks/load-task.js';
 import { BadInputError, ToolchainCheckTimedOutError } from '../../lib/errors.js';
 import { planSubstitution } from '../../lib/toolchains/substitution.js';
-import { profilesForTopic, requireTopic } from '../../lib/toolchains/config.js';
+import { loadToolchainConfig, profilesForTopic, requireTopic } from '../../lib/toolchains/config.js';
 import { findDemands } from '../../lib/toolchains/demands.js';
 import { adaptRubricLeaves } from '../../lib/toolchains/rubric-adaptation.js';
-import type { ToolchainStatus } from '../../schemas/toolchain.js';
+import type { ToolchainConfig, ToolchainStatus } from '../../schemas/toolchain.js';
 import { assertNoTruthLeak } from './truth-leak-check.js';
 import { publishedValues } from '../../lib/tasks/published-values.js';
 import { protocolForAuthor } from './protocol-source.js';
@@ -29,7 +29,8 @@ export interface PrepareInput {
 /** What is installed: the statuses of `profiles` (or of every profile when none are named). */
 export type AvailableToolchains = (profiles?: readonly string[]) => Promise<ToolchainStatus[]>;
 
-export async function prepareTask(store: ArtifactStore, input: PrepareInput, available: AvailableToolchains): Promise<TaskContext> {
+/** `config`: the toolchain profiles the run pinned (activities/run-inputs.ts); default the checkout's. */
+export async function prepareTask(store: ArtifactStore, input: PrepareInput, available: AvailableToolchains, config: ToolchainConfig = loadToolchainConfig()): Promise<TaskContext> {
   const loaded = await loadTaskFile(input.taskFile, { sourceText: true, ...(input.datasetRoot ? { datasetRoot: input.datasetRoot } : {}) });
   const errors = loaded.problems.filter((p) => p.severity === 'error');
   if (errors.length) throw new BadInputError(errors.map((p) => `${p.file}: ${p.field ?? ''}: ${p.message}`).join('\n'), loaded.file);
@@ -39,12 +40,12 @@ export async function prepareTask(store: ArtifactStore, input: PrepareInput, ava
   const toolchainOpt = { toolchain: input.toolchain ?? (t.toolchain as string | undefined) };
   // Detect the one toolchain this task runs with (the asked-for or demanded one); only when it is
   // absent, or stands in for another, does the plan need every profile's status (versions, substitutes).
-  const candidates = profilesForTopic(requireTopic(loaded.topic));
+  const candidates = profilesForTopic(requireTopic(loaded.topic), config);
   const likely = toolchainOpt.toolchain ?? findDemands(request, candidates)[0]?.profile.name ?? candidates[0]?.name;
   // A toolchain whose check timed out stops the plan before any substitution is looked for: the host
   // is busy, the same task may well run here once it is not (issue 24).
   const planned = (statuses: ToolchainStatus[]) => {
-    const p = planSubstitution(substitutionTask, toolchainOpt, statuses);
+    const p = planSubstitution(substitutionTask, { ...toolchainOpt, config }, statuses);
     if (!p.ok && p.unconfirmed) throw new ToolchainCheckTimedOutError(p.message, p.unconfirmed.profile, loaded.file);
     return p;
   };
@@ -53,7 +54,7 @@ export async function prepareTask(store: ArtifactStore, input: PrepareInput, ava
   if (!plan.ok) throw new BadInputError(plan.message, loaded.file);
   const chosen = plan.profile;
   // dft_qc: the article's ORCA protocol joins the source; with a substitute, its translation table too.
-  const protocol = await protocolForAuthor(store, loaded, plan);
+  const protocol = await protocolForAuthor(store, loaded, plan, config);
   const scaledRequest = (plan.substituted ? plan.rewrittenRequest : request) + (protocol?.requestNote ?? '');
   const substitution: TaskContext['substitution'] = plan.substituted
     ? { substituted: true, original: plan.original, note: plan.note + (protocol?.substitutionNote ?? ''), adaptedLeaves: [] }
@@ -65,7 +66,7 @@ export async function prepareTask(store: ArtifactStore, input: PrepareInput, ava
   const sourceRef = authorSource ? await store.put(authorSource, { name: protocol?.document && sourceText ? `${sourceName}+protocol` : sourceName, mediaType: 'text/plain' }) : undefined;
 
   const leaves = loaded.rubric.leaves ?? [];
-  const adapted = adaptRubricLeaves(leaves.map((l) => ({ index: l.index, issue: l.issue, category: l.category, effectiveWeight: l.effectiveWeight, weight: l.weight })), plan);
+  const adapted = adaptRubricLeaves(leaves.map((l) => ({ index: l.index, issue: l.issue, category: l.category, effectiveWeight: l.effectiveWeight, weight: l.weight })), plan, config);
   const leavesForGrading = adapted.leaves;
   substitution.adaptedLeaves = adapted.adapted.map((x) => ({ index: x.index, from: x.original, to: x.adapted }));
   const rubricAvailable = loaded.rubric.found && leaves.length > 0 && loaded.rubric.normCheck?.ok !== false;

@@ -14,6 +14,7 @@ import { agentOutputSchemas } from '../../schemas/agent-outputs.js';
 import { readAnswer, type AnswerRef } from './answers.js';
 import { extensionOf, functionHash, loadStructure } from './script-summary.js';
 import { selectBackground } from '../../lib/verifier-library/select.js';
+import type { LibraryLocation } from '../../lib/verifier-library/load.js';
 import { BadInputError } from '../../lib/errors.js';
 import { jobId, type JobPurpose } from '../../schemas/job-purpose.js';
 import { levelCompleted } from '../../schemas/script-markers.js';
@@ -25,10 +26,10 @@ import { withCallRecording } from '../../lib/harness/call-recording.js';
  * converged mean-field object), so the names the test writer is shown are exactly those the harness
  * contains. Empty when the profile has no library.
  */
-export function backgroundFor(profile: string): { functions: { category: string; source: string }[]; preamble: string; names: string[] } {
+export function backgroundFor(profile: string, library: LibraryLocation = {}): { functions: { category: string; source: string }[]; preamble: string; names: string[] } {
   try {
     // `item` is no library category: nothing is left out.
-    const sel = selectBackground(profile, 'item');
+    const sel = selectBackground(profile, 'item', library);
     return { functions: sel.functions.map((f) => ({ category: f.category, source: f.source })), preamble: sel.preamble, names: sel.functions.map((f) => f.name) };
   } catch {
     return { functions: [], preamble: '', names: [] };
@@ -50,8 +51,8 @@ async function latestEntries(store: ArtifactStore, answers: AnswerRef[]): Promis
 }
 
 /** The harness of one element function, or why none could be built from the writer's entry point. */
-function unitHarnessFor(structure: Structure, fnName: string, entry: UnitEntry, profile: string, language: ScriptSummary['language']) {
-  const bg = backgroundFor(profile);
+function unitHarnessFor(structure: Structure, fnName: string, entry: UnitEntry, profile: string, language: ScriptSummary['language'], library: LibraryLocation) {
+  const bg = backgroundFor(profile, library);
   try {
     const harness = buildUnitHarness({
       structure, target: fnName, entryPoint: entry.main, language,
@@ -78,6 +79,7 @@ function entryCallsTarget(entry: UnitEntry, target: string, language: ScriptSumm
 export async function buildUnitJobs(
   store: ArtifactStore,
   input: { summary: ScriptSummary; answer?: AnswerRef; answers?: AnswerRef[]; profile: string; only?: string[] },
+  library: LibraryLocation = {},
 ): Promise<ScriptJob[]> {
   const { structure } = await loadStructure(store, input.summary);
   const entries = await latestEntries(store, input.answers ?? (input.answer ? [input.answer] : []));
@@ -86,7 +88,7 @@ export async function buildUnitJobs(
     if (input.only && !input.only.includes(fn.name)) continue;
     const entry = entries.get(fn.name);
     if (!entry) continue; // reported as undetermined by judgeProgramming
-    const built = unitHarnessFor(structure, fn.name, entry, input.profile, input.summary.language);
+    const built = unitHarnessFor(structure, fn.name, entry, input.profile, input.summary.language, library);
     if (!built.harness) continue; // likewise: judgeProgramming names the problem
     const purpose: JobPurpose = { kind: 'unit', function: fn.name };
     jobs.push({ id: jobId(purpose), purpose, file: built.harness.fileName, ref: await store.put(built.harness.source, { name: built.harness.fileName }) });
@@ -168,6 +170,7 @@ function levelBlame(run: RunDigest, fileName: string, elementNames: ReadonlySet<
 export async function judgeProgramming(
   store: ArtifactStore,
   input: { iteration: number; summary: ScriptSummary; unitRuns: RunDigest[]; levelRuns: RunDigest[]; fullRun: RunDigest; entries?: AnswerRef[]; profile?: string; refined?: Record<string, number>; kept?: string[]; rebuilt?: string[] },
+  library: LibraryLocation = {},
 ): Promise<ProgrammingReport> {
   const { structure } = await loadStructure(store, input.summary);
   const elementNames = new Set(structure.elementFunctions.map((f) => f.name));
@@ -180,7 +183,7 @@ export async function judgeProgramming(
     const entry = entries.get(fn.name);
     const run = input.unitRuns.find((r) => r.purpose?.kind === 'unit' && r.purpose.function === fn.name);
     if (!entry) return { ...base, judge: 'undetermined' as const, errors: 'no entry point was written for this function' };
-    const built = unitHarnessFor(structure, fn.name, entry, input.profile ?? '', input.summary.language);
+    const built = unitHarnessFor(structure, fn.name, entry, input.profile ?? '', input.summary.language, library);
     if (!built.harness) return { ...base, judge: 'undetermined' as const, errors: built.problem!, entry: entry.main };
     if (!run) return { ...base, judge: 'undetermined' as const, errors: 'the harness was not run', entry: entry.main };
     const v = judgeUnitRun({ target: fn.name, harness: built.harness, entryCallsTarget: entryCallsTarget(entry, fn.name, input.summary.language), elementFunctions: elementNames, run });

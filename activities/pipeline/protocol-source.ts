@@ -7,11 +7,11 @@ import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { TaskContext } from '../../schemas/pipeline.js';
 import type { OrcaProtocol, TranslationRow } from '../../schemas/protocol.js';
 import type { LoadedTask } from '../../schemas/task.js';
-import type { SubstitutionPlan } from '../../schemas/toolchain.js';
+import type { SubstitutionPlan, ToolchainConfig } from '../../schemas/toolchain.js';
 import { BadInputError } from '../../lib/errors.js';
 import { loadProtocolFile } from '../../lib/protocols/load-protocol.js';
 import { countTranslation, loadTranslationTable, renderTranslationTable, translateProtocol, type TranslationCounts } from '../../lib/protocols/translation.js';
-import { getProfile } from '../../lib/toolchains/config.js';
+import { getProfile, loadToolchainConfig } from '../../lib/toolchains/config.js';
 import { formatProblem } from '../../lib/input-files/problems.js';
 
 export interface ProtocolForAuthor {
@@ -26,7 +26,7 @@ export interface ProtocolForAuthor {
 }
 
 /** Undefined for tasks whose layout has no protocol to look for (every topic but QMP-Bench's dft). */
-export async function protocolForAuthor(store: ArtifactStore, loaded: LoadedTask, plan: SubstitutionPlan): Promise<ProtocolForAuthor | undefined> {
+export async function protocolForAuthor(store: ArtifactStore, loaded: LoadedTask, plan: SubstitutionPlan, config: ToolchainConfig = loadToolchainConfig()): Promise<ProtocolForAuthor | undefined> {
   const p = loaded.protocol;
   if (p.path === null) return undefined;
   if (!p.found) return { context: { found: false, tried: (p.tried ?? []).map((f) => path.basename(f)), calculations: 0 } };
@@ -41,8 +41,8 @@ export async function protocolForAuthor(store: ArtifactStore, loaded: LoadedTask
   if (!plan.ok || !plan.substituted) return out;
   const table = loadTranslationTable(plan.original, plan.profile);
   if (!table) return out;
-  const from = getProfile(plan.original).packageLabel;
-  const to = getProfile(plan.profile).packageLabel;
+  const from = getProfile(plan.original, config).packageLabel;
+  const to = getProfile(plan.profile, config).packageLabel;
   const rows = translateProtocol(protocol, table);
   const counts = countTranslation(rows);
   out.rows = rows;

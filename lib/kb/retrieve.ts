@@ -42,7 +42,12 @@ export function formatRetrieval(kb: LoadedKb, query: string, hits: KbHit[], tool
 
 /** The agents' retrieval: top-k documentation entries for a query as one compact text. */
 export async function retrieve(args: RetrieveArgsInput, opts: LoadKbOptions = {}): Promise<string> {
+  parseRetrieveArgs(args); // bad arguments fail before the index is loaded
+  return retrieveFrom(await loadKb(opts), args);
+}
+
+/** Retrieval from a given build (a run's pinned one: lib/kb/pinned.ts). */
+export function retrieveFrom(kb: LoadedKb, args: RetrieveArgsInput): string {
   const parsed = parseRetrieveArgs(args);
-  const kb = await loadKb(opts);
   return formatRetrieval(kb, parsed.query, searchLoaded(kb, parsed), parsed.toolchain);
 }

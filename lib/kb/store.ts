@@ -9,7 +9,7 @@ import { KbChunk, KbManifest } from '../../schemas/kb.js';
 import { indexOptions } from './index-options.js';
 import { kbDir } from './paths.js';
 
-const StoredManifest = KbManifest.extend({ buildId: z.string().regex(/^[a-z0-9-]+$/) });
+export const StoredManifest = KbManifest.extend({ buildId: z.string().regex(/^[a-z0-9-]+$/) });
 export type StoredManifest = z.infer<typeof StoredManifest>;
 
 export interface LoadedKb {
@@ -67,12 +67,22 @@ async function removeStaleBuilds(dir: string, keep: string): Promise<void> {
   }
 }
 
-export async function loadKbFromDisk(manifest: StoredManifest, dir = kbDir()): Promise<LoadedKb> {
+/** The files of a build: its chunks and its search index. */
+export function buildFiles(manifest: StoredManifest, dir = kbDir()): { chunks: string; index: string } {
   const buildDir = path.join(dir, manifest.buildId);
-  const chunksFile = path.join(buildDir, 'chunks.json');
-  const parsed = z.array(KbChunk).safeParse(JSON.parse(await readFile(chunksFile, 'utf8')));
-  if (!parsed.success) throw badInputFromZod(parsed.error, chunksFile);
-  const index = MiniSearch.loadJSON<KbChunk>(await readFile(path.join(buildDir, 'index.json'), 'utf8'), indexOptions());
+  return { chunks: path.join(buildDir, 'chunks.json'), index: path.join(buildDir, 'index.json') };
+}
+
+export async function loadKbFromDisk(manifest: StoredManifest, dir = kbDir()): Promise<LoadedKb> {
+  const files = buildFiles(manifest, dir);
+  return parseKb(manifest, await readFile(files.chunks, 'utf8'), await readFile(files.index, 'utf8'), files.chunks);
+}
+
+/** A build from the texts of its two files (from disk, or from the artifact store: lib/kb/pinned.ts). */
+export function parseKb(manifest: StoredManifest, chunksText: string, indexText: string, where: string): LoadedKb {
+  const parsed = z.array(KbChunk).safeParse(JSON.parse(chunksText));
+  if (!parsed.success) throw badInputFromZod(parsed.error, where);
+  const index = MiniSearch.loadJSON<KbChunk>(indexText, indexOptions());
   return { manifest, chunks: parsed.data, index };
 }
 

@@ -14,15 +14,27 @@ const cache = new Map<string, ToolchainConfig>();
 export function loadToolchainConfig(file = defaultToolchainsFile): ToolchainConfig {
   const hit = cache.get(file);
   if (hit) return hit;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new BadInputError(`${file}: cannot read the toolchain profiles: ${(err as Error).message}`, file);
+  }
+  const config = parseToolchainConfig(text, file);
+  cache.set(file, config);
+  return config;
+}
+
+/** The profiles in `text` (the content of `file`, maybe as a run pinned it: activities/run-inputs.ts). */
+export function parseToolchainConfig(text: string, file: string): ToolchainConfig {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(text);
   } catch (err) {
     throw new BadInputError(`${file}: cannot read the toolchain profiles: ${(err as Error).message}`, file);
   }
   const parsed = ToolchainConfig.safeParse(raw);
   if (!parsed.success) throw badInputFromZod(parsed.error, file);
-  cache.set(file, parsed.data);
   return parsed.data;
 }
 

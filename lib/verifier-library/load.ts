@@ -11,6 +11,16 @@ export interface LibraryLocation {
   /** Library root (default data/verifier-library). */
   root?: string;
   config?: ToolchainConfig;
+  /**
+   * Read a library file (its text, or undefined when absent) instead of the checkout: a run reads
+   * the library as it pinned it (activities/run-inputs.ts), so a harness built and the same harness
+   * judged later are one text whatever was deployed in between.
+   */
+  read?: (file: string) => string | undefined;
+}
+
+function readText(file: string): string | undefined {
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
 }
 
 /** The library folder of a profile, or null when the profile has none (ORCA). */
@@ -22,14 +32,15 @@ export function libraryFolderOf(profile: string, config: ToolchainConfig = loadT
 export function loadVerifierIndex(profile: string, loc: LibraryLocation = {}): VerifierIndex {
   const folder = libraryFolderOf(profile, loc.config);
   if (!folder) return [];
-  return readIndexFile(indexFile(folder, loc.root ?? verifierLibraryRoot));
+  return readIndexFile(indexFile(folder, loc.root ?? verifierLibraryRoot), loc.read);
 }
 
-export function readIndexFile(file: string): VerifierIndex {
-  if (!existsSync(file)) return [];
+export function readIndexFile(file: string, read: (file: string) => string | undefined = readText): VerifierIndex {
+  const text = read(file);
+  if (text === undefined) return [];
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(text);
   } catch (err) {
     throw new BadInputError(`${file}: not valid JSON (${(err as Error).message}); rebuild it with \`physvec verifier-library build\``, file);
   }
@@ -42,9 +53,14 @@ export function readVerifierSource(entry: VerifierEntry, loc: LibraryLocation = 
   const folder = libraryFolderOf(entry.profile, loc.config);
   if (!folder) throw new BadInputError(`profile ${entry.profile} has no verifier library`);
   const file = path.join(libraryDir(folder, loc.root ?? verifierLibraryRoot), entry.file);
+  let text: string | undefined;
   try {
-    return readFileSync(file, 'utf8');
+    text = (loc.read ?? readText)(file);
   } catch {
+    text = undefined;
+  }
+  if (text === undefined) {
     throw new BadInputError(`${file}: listed in the index of ${entry.profile} but missing; rebuild with \`physvec verifier-library build --profile ${entry.profile}\``, file);
   }
+  return text;
 }

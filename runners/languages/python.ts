@@ -32,6 +32,11 @@ export const pythonProfile: RunnerProfile = {
           PYTHONNOUSERSITE: '1',
           MPLBACKEND: 'Agg',
           MPLCONFIGDIR: path.join(privateDir, 'matplotlib'),
+          // The same numbers give the same figure bytes (issue 25.6): no creation date in SVG/PDF/EPS
+          // metadata, and SVG ids hashed with a fixed salt (runtime/python/matplotlibrc), so a run
+          // resumed from a checkpoint can be compared with the uninterrupted one by the figure's sha.
+          MATPLOTLIBRC: path.join(PYTHON_RUNTIME_DIR, 'matplotlibrc'),
+          SOURCE_DATE_EPOCH: '0',
           NUMBA_CACHE_DIR: path.join(privateDir, 'numba'),
           JAX_PLATFORMS: 'cpu',
         }),

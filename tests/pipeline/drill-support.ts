@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { repoRoot } from '../../lib/paths.js';
+import { buildId, BUILD_ID_ENV } from '../../lib/temporal/build-id.js';
 import { taskQueues } from '../../lib/temporal/task-queues.js';
 import { SA } from '../../temporal-config/search-attributes.js';
 import type { ReproductionInput } from '../../schemas/pipeline.js';
@@ -62,7 +63,9 @@ export interface SpawnedWorker {
 /** `physvec worker --queue <queue>` in a child process. */
 export function spawnWorker(queue: 'orchestration' | 'simulation' | 'large' | 'all', env: Record<string, string> = {}, host?: SecondHost): SpawnedWorker {
   const t0 = Date.now();
-  const fullEnv = { ...(process.env as Record<string, string>), PHYSVEC_LOG_LEVEL: 'ERROR', ...env };
+  // The test's build (Worker Versioning pins a run to it): a worker started later in the test —
+  // after the checkout changed under a long drill — must not register as another build.
+  const fullEnv = { ...(process.env as Record<string, string>), PHYSVEC_LOG_LEVEL: 'ERROR', [BUILD_ID_ENV]: buildId(), ...env };
   const [cmd, ...args] = (host?.wrap ?? ((a: string[]) => a))([process.execPath, '--import', 'tsx', path.join(repoRoot, 'cli/main.ts'), 'worker', '--queue', queue]);
   const proc = spawn(cmd!, args, {
     env: host ? host.env(fullEnv) : fullEnv,

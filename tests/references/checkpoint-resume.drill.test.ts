@@ -6,7 +6,8 @@
 // a first attempt that is killed mid-simulation (the script stops at a step after its checkpoint was
 // written, the test aborts the sandbox once heartbeats have seen it, and keeps only what those carried);
 // a retried attempt that starts from that checkpoint. The retried attempt must report resumed(), do less
-// work than the cold run, and end with the cold run's numbers: bit for bit for DMRG and VMC, within a
+// work than the cold run, and end with the cold run's numbers: bit for bit for DMRG and VMC (and their figures,
+// plotted from those numbers, byte for byte: the sandbox fixes matplotlib's dates and SVG salt), within a
 // measured bound for a PySCF restart (issue 25.6).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -54,8 +55,24 @@ print("COUNTS " + json.dumps(COUNTS))
 `;
 }
 
+/** Python plotting `values` (an expression) as figure.png and figure.svg: a figure made from the numbers only. */
+const FIGURE_OF = (values: string) => `import matplotlib.pyplot as _plt
+_fig, _ax = _plt.subplots(figsize=(4, 3))
+_ax.plot([float(v) for v in ${values}], "o-")
+for _ext in ("png", "svg"):
+    _fig.savefig("figure." + _ext, dpi=100)`;
+
+/** The resumed run's figure is the cold run's byte for byte (issue 25.6; the sandbox fixes matplotlib's dates and SVG salt). */
+function assertSameFigure(retried: Record<string, string>, cold: Record<string, string>): void {
+  assert.deepEqual(Object.keys(cold).sort(), ['figure.png', 'figure.svg'], 'the cold run wrote its figure');
+  assert.deepEqual(retried, cold, 'the resumed run\'s figure files have the cold run\'s sha256');
+  console.log(`# figure sha256 (png) resumed = cold = ${cold['figure.png']!.slice(0, 16)}…`);
+}
+
 interface Attempt {
   stdout: string;
+  /** sha256 of each figure file the script wrote (figure.*). */
+  figures: Record<string, string>;
   details: RunStateDetails;
   killed: boolean;
   wallMs: number;
@@ -97,20 +114,21 @@ async function attempt(c: Case, opts: { stop: boolean; previous: RunStateDetails
     );
     assert.equal(result.exitCode, 0, result.stderrTail);
     await watcher.poll();
-    return { stdout: result.stdoutTail, details: watcher.details(), killed: false, wallMs: Date.now() - t0 };
+    const figures = Object.fromEntries(result.files.filter((f) => f.path.startsWith('figure.')).map((f) => [f.path, f.ref.sha256]));
+    return { stdout: result.stdoutTail, figures, details: watcher.details(), killed: false, wallMs: Date.now() - t0 };
   } catch (err) {
     if (!(err instanceof SandboxCancelledError) || !killedDetails) throw err;
     // Only what the heartbeats carried survives the lost worker.
-    return { stdout: err.result.stdoutTail, details: killedDetails, killed: true, wallMs: Date.now() - t0 };
+    return { stdout: err.result.stdoutTail, figures: {}, details: killedDetails, killed: true, wallMs: Date.now() - t0 };
   }
 }
 
-function parsed(run: Attempt): { resumed: boolean; result: Record<string, number>; counts: number[] } {
+function parsed(run: Attempt): { resumed: boolean; result: Record<string, number>; counts: number[]; figures: Record<string, string> } {
   const resumed = /RESUMED (True|False)/.exec(run.stdout)?.[1];
   const result = /RESULT (\{.*\})/.exec(run.stdout)?.[1];
   const counts = /COUNTS (\[.*\])/.exec(run.stdout)?.[1];
   assert.ok(resumed && result && counts, `the run printed RESUMED, RESULT and COUNTS:\n${run.stdout}`);
-  return { resumed: resumed === 'True', result: JSON.parse(result), counts: JSON.parse(counts) };
+  return { resumed: resumed === 'True', result: JSON.parse(result), counts: JSON.parse(counts), figures: run.figures };
 }
 
 function checkpointSizes(details: RunStateDetails): string {
@@ -167,7 +185,9 @@ print("RESULT " + json.dumps({"e_tot": float(mf.e_tot), "cycles": int(mf.cycles)
       counter: 'sweep',
       stopAt: 3,
       body: `energy, psi = run_spin_one_chain(32, 1.0, 0.0, 48, 6)
-print("RESULT " + json.dumps({"energy": energy, "string_end": float(observable_string_correlations(psi, 8)[15])}))`,
+string = observable_string_correlations(psi, 8)
+${FIGURE_OF('string')}
+print("RESULT " + json.dumps({"energy": energy, "string_end": float(string[15])}))`,
     };
     const { cold, retried } = await coldKilledResumed(c);
     assert.ok(retried.counts[0]! > 1, `the retried run starts after the checkpointed sweep (sweeps ${JSON.stringify(retried.counts)})`);
@@ -176,6 +196,7 @@ print("RESULT " + json.dumps({"energy": energy, "string_end": float(observable_s
     // the uninterrupted run's numbers to the last bit (issue 25.6).
     assert.equal(retried.result.energy, cold.result.energy, 'E resumed equals E cold to the last bit');
     assert.equal(retried.result.string_end, cold.result.string_end, 'the string order resumed equals cold to the last bit');
+    assertSameFigure(retried.figures, cold.figures);
   });
 
   test('NetKet: VMC killed mid-run continues the same chain of updates from the last saved block', { timeout: 240_000 }, async () => {
@@ -185,6 +206,7 @@ print("RESULT " + json.dumps({"energy": energy, "string_end": float(observable_s
       counter: 'iteration',
       stopAt: 65,
       body: `out = run_heisenberg_rbm(4, 4, True, 1.0, 1, 150, 1024, 4321)
+${FIGURE_OF('out["history"]')}
 print("RESULT " + json.dumps({"energy": out["energy"], "last": float(out["history"][-1]), "steps": len(out["history"])}))`,
     };
     const { cold, retried } = await coldKilledResumed(c);
@@ -195,5 +217,6 @@ print("RESULT " + json.dumps({"energy": out["energy"], "last": float(out["histor
     // task's tolerance (relative error to the exact energy within a few 1e-3).
     assert.equal(retried.result.last, cold.result.last, 'the last VMC energy resumed equals cold to the last bit');
     assert.equal(retried.result.energy, cold.result.energy, 'E resumed equals E cold to the last bit');
+    assertSameFigure(retried.figures, cold.figures);
   });
 });
