@@ -8,7 +8,9 @@ Each named function is replaced in the module's namespace by a wrapper that call
 records, per call, its arguments by parameter name and its return value as summaries: numbers as
 numbers, arrays by shape, dtype, a few statistics and a content hash (values rounded to 10 decimals,
 so the same computation gives the same hash), other values by a hash of their contents where one can
-be had, else by type and identity. The record is written to `physvec_calls.json` in the working
+be had, else by type and identity — an ordinal in order of first appearance ("Chain#1"), not a memory
+address, so the record of a run is the same file every time the run is repeated (issue 24: a demo
+repeated under load differed from the idle one only by the addresses in this file). The record is written to `physvec_calls.json` in the working
 directory when the script ends (also when it fails). The Scientific verifier compares the values a
 function returned in failing and passing variants (lib/verification/suspects.ts); the report lists
 the parameters the final run actually used. Recording never changes what a function returns or
@@ -34,6 +36,12 @@ _records: list[dict[str, Any]] = []
 _counts: dict[str, int] = {}
 _clock = 0
 _registered = False
+# id(v) -> (ordinal label, a weak reference to v or v itself): a label is reused only for the same
+# live object — an address freed and taken by a new object gets a new label.
+_identities: dict[int, tuple[str, Any]] = {}
+_ordinals: dict[str, int] = {}
+_MAX_STRONG = 256
+_strong = 0
 
 
 def record(namespace: dict[str, Any], names: list[str], path: str = CALLS_FILE) -> None:
@@ -108,8 +116,32 @@ def summarise(v: Any, depth: int = 0) -> dict[str, Any]:
         return _opaque(v)
 
 
+def _identity(v: Any, kind: str) -> str:
+    """The run-stable label of object `v`: the same for the same object, "<kind>#<n>" by first appearance."""
+    global _strong
+    import weakref
+    known = _identities.get(id(v))
+    if known is not None:
+        label, ref = known
+        alive = ref() if isinstance(ref, weakref.ref) else ref
+        if alive is v:
+            return label
+    n = _ordinals.get(kind, 0) + 1
+    _ordinals[kind] = n
+    label = f"{kind}#{n}"
+    try:
+        held: Any = weakref.ref(v)
+    except TypeError:  # lists, dicts, tuples: held (a few) so their address is not reused while labelled
+        if _strong >= _MAX_STRONG:
+            return label
+        _strong += 1
+        held = v
+    _identities[id(v)] = (label, held)
+    return label
+
+
 def _opaque(v: Any) -> dict[str, Any]:
-    return {"t": "obj", "type": type(v).__name__, "id": f"{type(v).__name__}@{id(v):x}"}
+    return {"t": "obj", "type": type(v).__name__, "id": _identity(v, type(v).__name__)}
 
 
 def _summarise(v: Any, depth: int) -> dict[str, Any]:
@@ -129,13 +161,13 @@ def _summarise(v: Any, depth: int) -> dict[str, Any]:
         if all("h" in it for it in items) and len(v) <= 64:
             h = _hash(("|".join(it["h"] for it in items)).encode())
             return {"t": "seq", "n": len(v), "items": items[:_MAX_ITEMS], "parts": [it["h"] for it in items], "h": h}
-        return {"t": "seq", "n": len(v), "items": items[:_MAX_ITEMS], "id": f"seq@{id(v):x}"}
+        return {"t": "seq", "n": len(v), "items": items[:_MAX_ITEMS], "id": _identity(v, "seq")}
     if isinstance(v, dict) and depth < 3:
         keys = [str(k) for k in list(v.keys())[:32]]
         vals = [summarise(x, depth + 1) for x in list(v.values())[:32]]
         if all("h" in x for x in vals) and len(v) <= 32:
             return {"t": "dict", "keys": keys, "h": _hash(("|".join(k + "=" + x["h"] for k, x in zip(keys, vals))).encode())}
-        return {"t": "dict", "keys": keys, "id": f"dict@{id(v):x}"}
+        return {"t": "dict", "keys": keys, "id": _identity(v, "dict")}
     array = _as_array(v)
     if array is not None:
         return array
