@@ -31,7 +31,7 @@ import { repoRoot } from '../lib/paths.js';
 import { atNeighbourPriority, describePriority, raiseOwnPriority } from '../lib/process-priority.js';
 import { answerHelp, benchServer, onAnyExit } from './bench-support.js';
 import { startCpuHog } from './cpu-hog.js';
-import { TIMED_OUT_ALIVE } from '../workers/timed-out-alive.js';
+import { ATTEMPT_LINES_ENV, ATTEMPT_STARTED, TIMED_OUT_ALIVE } from '../workers/timed-out-alive.js';
 
 answerHelp(import.meta.url);
 const argv = process.argv.slice(2);
@@ -80,7 +80,7 @@ onAnyExit(async () => {
 function physvec(name: string, args: string[], env: Record<string, string>): Proc {
   const t0 = Date.now();
   const cmd = atNeighbourPriority([process.execPath, '--import', 'tsx', path.join(repoRoot, 'cli/main.ts'), ...args]);
-  const child = spawn(cmd[0]!, cmd.slice(1), { cwd: repoRoot, env: { ...process.env, PHYSVEC_LOG_LEVEL: 'ERROR', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(cmd[0]!, cmd.slice(1), { cwd: repoRoot, env: { ...process.env, PHYSVEC_LOG_LEVEL: 'ERROR', [ATTEMPT_LINES_ENV]: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const ready = new Promise<number>((resolve, reject) => {
@@ -134,7 +134,7 @@ class Observer {
   readonly attempts = new Map<string, Attempt>();
   /** attempt key → when its heartbeat timeout was first seen (ms) */
   readonly heartbeatEnded = new Map<string, number>();
-  /** pid → when this script killed it (ms) */
+  /** pid → when this script killed or stopped it (ms) */
   readonly killed = new Map<number, number>();
   readonly load: number[] = [];
   private stopped = false;
@@ -179,14 +179,28 @@ class Observer {
     this.heartbeatEnded.set(attemptKey, Math.min(at, this.heartbeatEnded.get(attemptKey) ?? at));
   }
 
-  /** The attempt `key#n` ended by a heartbeat timeout while its worker lived: not on a worker this script had killed by then. */
-  isFalse(attemptKey: string): boolean {
+  /** Which process started each attempt, from the workers' own lines (PHYSVEC_ATTEMPT_LINES): exact where a poll may miss a short attempt. */
+  learnAttempts(lines: string, pid: number): void {
+    for (const line of lines.split('\n')) {
+      const m = ATTEMPT_STARTED.exec(line);
+      if (!m) continue;
+      const [workflowId, activityId] = [m[1]!.slice(0, m[1]!.lastIndexOf('/')), m[1]!.slice(m[1]!.lastIndexOf('/') + 1)];
+      const key = `${m[1]}#${m[2]}`;
+      this.attempts.set(key, { ...(this.attempts.get(key) ?? { workflowId, activityId, type: '', attempt: Number(m[2]) }), pid: Number(m[3]) || pid });
+    }
+  }
+
+  /**
+   * How the attempt `key#n` that ended by a heartbeat timeout came to end: `true` — its worker had been
+   * killed or stopped by this script by then; `false` — its worker still lived (a false timeout);
+   * `unattributed` — no line or poll says which process held it.
+   */
+  classify(attemptKey: string): 'true' | 'false' | 'unattributed' {
     const a = this.attempts.get(attemptKey);
     const at = this.heartbeatEnded.get(attemptKey)!;
-    // An attempt no poll saw (short, or polls slowed by the load): a kill in the 2 minutes before its timeout explains it.
-    if (a?.pid === undefined) return ![...this.killed.values()].some((k) => k <= at && at - k <= 120_000);
-    const killedAt = this.killed.get(a.pid);
-    return killedAt === undefined || at < killedAt;
+    if (a?.pid === undefined) return 'unattributed';
+    const endedAt = this.killed.get(a.pid);
+    return endedAt !== undefined && endedAt <= at ? 'true' : 'false';
   }
 }
 
@@ -195,7 +209,9 @@ interface HistoryFacts {
   timedOutAlive: string[];
   heartbeatTimeouts: number;
   falseHeartbeatTimeouts: string[];
-  workflowTaskTimeouts: number;
+  unattributedHeartbeatTimeouts: string[];
+  /** by timeout type: start-to-close (a task not finished in 10 s), schedule-to-start (a sticky queue's worker gone) */
+  workflowTaskTimeouts: Record<string, number>;
   longestWorkflowTaskMs: number;
 }
 
@@ -204,7 +220,8 @@ const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) 
 /** Heartbeat timeouts (polled and from the histories), workflow-task timeouts and the longest workflow task of the phase's workflows. */
 async function historyFacts(client: Client, workflowIds: string[], obs: Observer, procs: Proc[]): Promise<HistoryFacts> {
   const timedOutAlive = procs.flatMap((p) => p.out().split('\n').filter((l) => l.includes(TIMED_OUT_ALIVE)));
-  let wftTimeouts = 0;
+  for (const p of procs) obs.learnAttempts(p.out(), p.pid);
+  const wftTimeouts: Record<string, number> = {};
   let longest = 0;
   for (const id of workflowIds) {
     const h = await client.workflow.getHandle(id).fetchHistory();
@@ -217,14 +234,25 @@ async function historyFacts(client: Client, workflowIds: string[], obs: Observer
       if (st && (st.attempt ?? 1) > 1 && Number(st.lastFailure?.timeoutFailureInfo?.timeoutType) === HEARTBEAT) obs.sawHeartbeatEnd(`${id}/${scheduled.get(String(st.scheduledEventId))}#${(st.attempt ?? 1) - 1}`, ms(e.eventTime));
       const to = e.activityTaskTimedOutEventAttributes;
       if (to && Number(to.failure?.timeoutFailureInfo?.timeoutType) === HEARTBEAT) obs.sawHeartbeatEnd(`${id}/${scheduled.get(String(to.scheduledEventId))}#last`, ms(e.eventTime));
-      if (e.workflowTaskTimedOutEventAttributes) wftTimeouts++;
+      const wft = e.workflowTaskTimedOutEventAttributes;
+      if (wft) {
+        const type = Number(wft.timeoutType) === 2 ? 'schedule-to-start' : Number(wft.timeoutType) === 1 ? 'start-to-close' : String(wft.timeoutType);
+        wftTimeouts[type] = (wftTimeouts[type] ?? 0) + 1;
+      }
       if (e.workflowTaskStartedEventAttributes) wftStarted.set(eventId, ms(e.eventTime));
       const done = e.workflowTaskCompletedEventAttributes;
       if (done) longest = Math.max(longest, ms(e.eventTime) - (wftStarted.get(String(done.startedEventId)) ?? ms(e.eventTime)));
     }
   }
-  const falses = [...obs.heartbeatEnded.keys()].filter((k) => obs.isFalse(k));
-  return { timedOutAlive, heartbeatTimeouts: obs.heartbeatEnded.size, falseHeartbeatTimeouts: falses, workflowTaskTimeouts: wftTimeouts, longestWorkflowTaskMs: longest };
+  const ended = [...obs.heartbeatEnded.keys()];
+  return {
+    timedOutAlive,
+    heartbeatTimeouts: obs.heartbeatEnded.size,
+    falseHeartbeatTimeouts: ended.filter((k) => obs.classify(k) === 'false'),
+    unattributedHeartbeatTimeouts: ended.filter((k) => obs.classify(k) === 'unattributed'),
+    workflowTaskTimeouts: wftTimeouts,
+    longestWorkflowTaskMs: longest,
+  };
 }
 
 // ---------------------------------------------------------------- the two runs of a phase
@@ -317,7 +345,10 @@ async function killDrill(client: Client, address: string, obs: Observer, kills: 
     if (!victim) throw new Error(`attempt ${attempt} of the full run is on pid ${pid}, not one of this drill's simulation workers`);
     if (mode === 'restarted') {
       // The victim must be the only simulation worker: the others stop first (gracefully, idle).
-      for (const w of sims.filter((x) => x !== victim)) await stop(w, 'SIGTERM');
+      for (const w of sims.filter((x) => x !== victim)) {
+        obs.killed.set(w.pid, Date.now()); // stopped, not killed: what it held is retried all the same
+        await stop(w, 'SIGTERM');
+      }
       sims = [victim];
     } else {
       const spare = sims.filter((x) => x !== victim);
@@ -401,8 +432,8 @@ function table(phases: Phase[]): void {
     ['worker start-to-poll, restarted (s)', (p) => list(p.drill?.kills.filter((k) => k.mode === 'restarted').map((k) => k.startToPollS) ?? [])],
     ['heartbeat timeouts (all)', (p) => String(p.facts.heartbeatTimeouts)],
     ['false heartbeat timeouts (live workers said)', (p) => `${p.facts.timedOutAlive.length}${p.facts.timedOutAlive.length ? ` (${p.facts.timedOutAlive.slice(0, 3).map((l) => /activity (\w+ \(workflow [^)]*\))/.exec(l)?.[1] ?? l).join('; ')})` : ''}`],
-    ['false heartbeat timeouts (histories)', (p) => `${p.facts.falseHeartbeatTimeouts.length}${p.facts.falseHeartbeatTimeouts.length ? ` (${p.facts.falseHeartbeatTimeouts.slice(0, 3).join(', ')})` : ''}`],
-    ['workflow-task timeouts', (p) => String(p.facts.workflowTaskTimeouts)],
+    ['false heartbeat timeouts (histories)', (p) => `${p.facts.falseHeartbeatTimeouts.length}${p.facts.falseHeartbeatTimeouts.length ? ` (${p.facts.falseHeartbeatTimeouts.slice(0, 3).join(', ')})` : ''}${p.facts.unattributedHeartbeatTimeouts.length ? `; ${p.facts.unattributedHeartbeatTimeouts.length} unattributed` : ''}`],
+    ['workflow-task timeouts', (p) => Object.entries(p.facts.workflowTaskTimeouts).map(([k, n]) => `${n} ${k}`).join(', ') || '0'],
     ['longest workflow task (s, wall)', (p) => f1(p.facts.longestWorkflowTaskMs / 1000)],
   ];
   const w0 = Math.max(...rows.map(([n]) => n.length)) + 2;

@@ -7,13 +7,22 @@ import { CancelledFailure } from '@temporalio/common';
 
 export const TIMED_OUT_ALIVE = 'timed out by the server while this worker was alive';
 
+/**
+ * With PHYSVEC_ATTEMPT_LINES=1 a worker also says which attempts it starts ("physvec worker: attempt
+ * <workflow>/<activity>#<n> started on <pid>"), so a drill can tell which process held an attempt the
+ * server later timed out — the server's history keeps the worker of an activity's last attempt only.
+ */
+export const ATTEMPT_LINES_ENV = 'PHYSVEC_ATTEMPT_LINES';
+export const ATTEMPT_STARTED = /physvec worker: attempt (\S+)#(\d+) started on (\d+)/;
+
 /** The server's verdicts on an attempt that reach a live worker as a cancellation. */
 const SERVER_TIMEOUT_REASONS = new Set(['TIMED_OUT', 'NOT_FOUND']);
 
-export function timedOutAliveReporter(print: (line: string) => void): ActivityInterceptorsFactory {
+export function timedOutAliveReporter(print: (line: string) => void, attemptLines = process.env[ATTEMPT_LINES_ENV] === '1'): ActivityInterceptorsFactory {
   return (ctx) => ({
     inbound: {
       async execute(input, next) {
+        if (attemptLines) print(`physvec worker: attempt ${ctx.info.workflowExecution?.workflowId ?? '-'}/${ctx.info.activityId}#${ctx.info.attempt} started on ${process.pid}`);
         try {
           return await next(input);
         } finally {

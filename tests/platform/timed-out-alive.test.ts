@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Context } from '@temporalio/activity';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { TIMED_OUT_ALIVE, timedOutAliveReporter } from '../../workers/timed-out-alive.js';
+import { ATTEMPT_STARTED, TIMED_OUT_ALIVE, timedOutAliveReporter } from '../../workers/timed-out-alive.js';
 
 /** Runs an activity that waits for its cancellation, cancels it with `reason`, returns what the reporter printed. */
 async function linesFor(reason: 'TIMED_OUT' | 'NOT_FOUND' | 'WORKER_SHUTDOWN' | 'CANCELLED'): Promise<string[]> {
@@ -26,4 +26,17 @@ test('the server timing out a live worker\'s attempt is one line naming the acti
   assert.equal((await linesFor('NOT_FOUND')).length, 1);
   assert.deepEqual(await linesFor('WORKER_SHUTDOWN'), []);
   assert.deepEqual(await linesFor('CANCELLED'), []);
+});
+
+test('with attempt lines on, a worker names each attempt it starts and its own pid (the drill attributes timeouts by them)', async () => {
+  const lines: string[] = [];
+  const env = new MockActivityEnvironment({ activityType: 'runJob', activityId: '14', attempt: 3, heartbeatTimeoutMs: 20_000 }, { interceptors: [timedOutAliveReporter((l) => lines.push(l), true)] });
+  await env.run(async () => 'done');
+  assert.equal(lines.length, 1);
+  const m = ATTEMPT_STARTED.exec(lines[0]!);
+  assert.ok(m, lines[0]);
+  assert.deepEqual([m[1]!.split('/').pop(), m[2], m[3]], ['14', '3', String(process.pid)]);
+  const quiet: string[] = [];
+  await new MockActivityEnvironment({}, { interceptors: [timedOutAliveReporter((l) => quiet.push(l), false)] }).run(async () => 'done');
+  assert.deepEqual(quiet, [], 'off by default');
 });
