@@ -10,8 +10,11 @@
 // itself used, at most one core); once offered − used reaches the CPU limit, the script was given a
 // whole limit's worth of idle CPU and left it unused — it is stalled (`killedReason: 'idle'`). On a
 // busy host nothing is offered and the wall-clock guard (run.ts) ends it as an infrastructure fault.
-import { readFileSync } from 'node:fs';
-import os from 'node:os';
+// Two things keep a busy run from looking stalled: only the idle time of the cores the run may use
+// counts (its processes' affinity: a run pinned to a busy core is not offered the idle one), and a
+// tick in which the run's threads waited on the run queue offers nothing beyond what they got (the
+// scheduler's own record, /proc/<pid>/task/<tid>/schedstat) — a runnable script is not stalled.
+import { readdirSync, readFileSync } from 'node:fs';
 import type { RunCgroup } from './cgroup.js';
 import { descendantsOf } from './process-tree.js';
 
@@ -31,15 +34,65 @@ function processCpuMs(pid: number): number | null {
   }
 }
 
-/** The host's idle and total CPU time so far (USER_HZ ticks over all cores; iowait counts as busy). */
-function hostCpuTicks(): { idle: number; total: number } | null {
+/** Each core's idle and total CPU time so far (USER_HZ ticks; iowait counts as busy), by core number. */
+function coreCpuTicks(): Map<number, { idle: number; total: number }> | null {
   try {
-    const first = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
-    const fields = first.trim().split(/\s+/).slice(1, 9).map(Number);
-    return { idle: fields[3] ?? 0, total: fields.reduce((a, b) => a + b, 0) };
+    const cores = new Map<number, { idle: number; total: number }>();
+    for (const line of readFileSync('/proc/stat', 'utf8').split('\n')) {
+      const m = /^cpu(\d+)\s+(.*)$/.exec(line);
+      if (!m) continue;
+      const fields = m[2]!.trim().split(/\s+/).slice(0, 8).map(Number);
+      cores.set(Number(m[1]), { idle: fields[3] ?? 0, total: fields.reduce((a, b) => a + b, 0) });
+    }
+    return cores.size > 0 ? cores : null;
   } catch {
     return null;
   }
+}
+
+/** "0-3,6" → [0, 1, 2, 3, 6]. */
+export function parseCpuList(list: string): number[] {
+  const out: number[] = [];
+  for (const part of list.trim().split(',')) {
+    const [a, b] = part.split('-').map(Number);
+    if (a === undefined || Number.isNaN(a)) continue;
+    for (let c = a; c <= (b ?? a); c++) out.push(c);
+  }
+  return out;
+}
+
+/** The cores the given processes may run on (union of their affinities) and the ns their threads have waited on a run queue. */
+function schedulingOf(pids: number[]): { cores: Set<number> | null; waitNs: number } {
+  let cores: Set<number> | null = null;
+  let waitNs = 0;
+  for (const pid of pids) {
+    try {
+      const allowed = /^Cpus_allowed_list:\s+(\S+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+      if (allowed) for (const c of parseCpuList(allowed)) (cores ??= new Set()).add(c);
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        waitNs += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[1] ?? 0);
+      }
+    } catch {
+      // The process exited while we looked.
+    }
+  }
+  return { cores, waitNs };
+}
+
+/** Idle cores (in units of one core) among `allowed` (all when null) between two readings. */
+export function idleCoresBetween(
+  before: Map<number, { idle: number; total: number }>,
+  after: Map<number, { idle: number; total: number }>,
+  allowed: Set<number> | null,
+): number {
+  let idle = 0;
+  for (const [core, now] of after) {
+    if (allowed && !allowed.has(core)) continue;
+    const then = before.get(core);
+    if (!then || now.total <= then.total) continue;
+    idle += (now.idle - then.idle) / (now.total - then.total);
+  }
+  return idle;
 }
 
 export class RunCpuMeter {
@@ -49,25 +102,30 @@ export class RunCpuMeter {
   offeredMs = 0;
   private lastWall = performance.now();
   private lastUsed = 0;
-  private lastHost = hostCpuTicks();
-  private readonly cores = os.availableParallelism();
+  private lastCores = coreCpuTicks();
+  private lastWaitNs: number | null = null;
 
   constructor(private readonly cgroup: RunCgroup | null, private readonly rootPid: () => number | undefined) {}
 
   /** Read the run's CPU time and the host's idle time since the last call. */
   sample(): void {
     const now = performance.now();
-    this.usedMs = Math.max(this.usedMs, this.readUsedMs());
-    const host = hostCpuTicks();
+    const pids = this.runPids();
+    this.usedMs = Math.max(this.usedMs, this.readUsedMs(pids));
+    const cores = coreCpuTicks();
+    const sched = schedulingOf(pids);
     const dtMs = now - this.lastWall;
-    if (host && this.lastHost && host.total > this.lastHost.total && dtMs > 0) {
-      const idleCores = ((host.idle - this.lastHost.idle) / (host.total - this.lastHost.total)) * this.cores;
-      const runCores = (this.usedMs - this.lastUsed) / dtMs;
-      this.offeredMs += Math.min(1, idleCores + runCores) * dtMs;
+    if (cores && this.lastCores && dtMs > 0) {
+      const runMs = this.usedMs - this.lastUsed;
+      // Waiting on a run queue for a tenth of the tick: the run wanted CPU the host did not give.
+      const waitedMs = this.lastWaitNs === null ? 0 : Math.max(0, sched.waitNs - this.lastWaitNs) / 1e6;
+      const idleCores = waitedMs > dtMs / 10 ? 0 : idleCoresBetween(this.lastCores, cores, sched.cores);
+      this.offeredMs += Math.min(dtMs, idleCores * dtMs + runMs);
     }
     this.lastWall = now;
     this.lastUsed = this.usedMs;
-    this.lastHost = host;
+    this.lastCores = cores;
+    this.lastWaitNs = sched.waitNs;
   }
 
   /** CPU the host offered the run that it did not use (ms). */
@@ -75,11 +133,15 @@ export class RunCpuMeter {
     return Math.max(0, this.offeredMs - this.usedMs);
   }
 
-  private readUsedMs(): number {
+  private runPids(): number[] {
+    if (this.cgroup) return this.cgroup.pids();
+    const root = this.rootPid();
+    return root === undefined ? [] : [root, ...descendantsOf(root)];
+  }
+
+  private readUsedMs(pids: number[]): number {
     const fromCgroup = this.cgroup?.cpuUsageMs() ?? null;
     if (fromCgroup !== null) return fromCgroup;
-    const root = this.rootPid();
-    const pids = this.cgroup ? this.cgroup.pids() : root === undefined ? [] : [root, ...descendantsOf(root)];
     return pids.reduce((sum, pid) => sum + (processCpuMs(pid) ?? 0), 0);
   }
 }

@@ -13,6 +13,7 @@ import { killedDescription } from '../../activities/pipeline/run-job.js';
 import { runSandboxed, SandboxWallGuardError } from '../../runners/sandbox/index.js';
 import { probeIsolation } from '../../runners/sandbox/probe.js';
 import { RunWatchdog, type LimitBreach } from '../../runners/sandbox/watchdog.js';
+import { idleCoresBetween, parseCpuList } from '../../runners/sandbox/cpu-time.js';
 import type { SandboxRequestInput } from '../../schemas/sandbox.js';
 import { hostileScript, testStore, useTestStateDir } from '../fixtures/hostile/harness.js';
 
@@ -124,5 +125,15 @@ describe('a run is limited by its own CPU time, not the wall clock', () => {
     meter.usedMs = 1_000;
     dog.checkCpu();
     assert.deepEqual(breaches, ['idle', 'timeout']);
+  });
+
+  test('idle CPU is counted only on the cores the run may use: a run pinned to a busy core is offered nothing', () => {
+    assert.deepEqual(parseCpuList('0-2,5'), [0, 1, 2, 5]);
+    const before = new Map([[0, { idle: 0, total: 0 }], [1, { idle: 0, total: 0 }]]);
+    // Over the tick, core 0 was busy all along and core 1 idle all along.
+    const after = new Map([[0, { idle: 0, total: 100 }], [1, { idle: 100, total: 100 }]]);
+    assert.equal(idleCoresBetween(before, after, null), 1, 'a run allowed on every core is offered the idle one');
+    assert.equal(idleCoresBetween(before, after, new Set([0])), 0, 'a run pinned to the busy core is offered nothing');
+    assert.equal(idleCoresBetween(before, after, new Set([1])), 1);
   });
 });
