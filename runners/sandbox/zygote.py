@@ -147,7 +147,12 @@ class CapData(ctypes.Structure):
 
 def emit(obj: Response) -> None:
     # One write per line (< PIPE_BUF), so lines from concurrent children never interleave.
-    os.write(1, (json.dumps(obj) + '\n').encode())
+    try:
+        os.write(1, (json.dumps(obj) + '\n').encode())
+    except BrokenPipeError:
+        # The worker that read these lines is gone (killed, or stopped mid-run): there is no one left
+        # to tell, and a traceback on its terminal would only hide what happened.
+        os._exit(0)
 
 
 def thread_count() -> int:
