@@ -31,7 +31,8 @@ import { repoRoot } from '../lib/paths.js';
 import { atNeighbourPriority, describePriority, raiseOwnPriority } from '../lib/process-priority.js';
 import { answerHelp, benchServer, onAnyExit } from './bench-support.js';
 import { startCpuHog } from './cpu-hog.js';
-import { ATTEMPT_LINES_ENV, ATTEMPT_STARTED, TIMED_OUT_ALIVE } from '../workers/timed-out-alive.js';
+import { ATTEMPT_LINES_ENV, ATTEMPT_STARTED, HEARTBEAT_GAP, TIMED_OUT_ALIVE } from '../workers/timed-out-alive.js';
+import { runQueueWaitNs, STALL_LINE } from '../workers/stall-lines.js';
 
 answerHelp(import.meta.url);
 const argv = process.argv.slice(2);
@@ -137,9 +138,11 @@ class Observer {
   /** pid → when this script killed or stopped it (ms) */
   readonly killed = new Map<number, number>();
   readonly load: number[] = [];
+  /** The dev server's threads: the longest run-queue wait in one 5 s window (ms). */
+  serverWorstWaitMs = 0;
   private stopped = false;
   private readonly watched = new Set<string>();
-  constructor(private readonly client: Client) {}
+  constructor(private readonly client: Client, private readonly serverPid: number) {}
 
   watch(workflowId: string): void {
     this.watched.add(workflowId);
@@ -147,10 +150,14 @@ class Observer {
 
   async run(): Promise<void> {
     let lastLoad = 0;
+    let lastServerWait = runQueueWaitNs(this.serverPid);
     while (!this.stopped) {
       if (Date.now() - lastLoad >= 5000) {
         this.load.push(os.loadavg()[0]!);
         lastLoad = Date.now();
+        const wait = runQueueWaitNs(this.serverPid);
+        this.serverWorstWaitMs = Math.max(this.serverWorstWaitMs, (wait - lastServerWait) / 1e6);
+        lastServerWait = wait;
       }
       for (const id of this.watched) await this.poll(id).catch(() => undefined);
       await sleep(500);
@@ -213,13 +220,20 @@ interface HistoryFacts {
   /** by timeout type: start-to-close (a task not finished in 10 s), schedule-to-start (a sticky queue's worker gone) */
   workflowTaskTimeouts: Record<string, number>;
   longestWorkflowTaskMs: number;
+  /** Windows (10 s) in which a worker's event loop or threads were held up > 1 s: count, worst delay, worst run-queue wait (ms). */
+  heldUp: { windows: number; worstDelayMs: number; worstWaitMs: number };
+  /** Heartbeat gaps > 5 s seen on the worker side: count, longest (ms). */
+  heartbeatGaps: { count: number; longestMs: number };
 }
 
 const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => (t ? Number(t.seconds ?? 0) * 1000 + (t.nanos ?? 0) / 1e6 : 0);
 
 /** Heartbeat timeouts (polled and from the histories), workflow-task timeouts and the longest workflow task of the phase's workflows. */
 async function historyFacts(client: Client, workflowIds: string[], obs: Observer, procs: Proc[]): Promise<HistoryFacts> {
-  const timedOutAlive = procs.flatMap((p) => p.out().split('\n').filter((l) => l.includes(TIMED_OUT_ALIVE)));
+  const lines = procs.flatMap((p) => p.out().split('\n'));
+  const timedOutAlive = lines.filter((l) => l.includes(TIMED_OUT_ALIVE));
+  const stalls = lines.map((l) => STALL_LINE.exec(l)).filter((m) => m !== null);
+  const gaps = lines.map((l) => HEARTBEAT_GAP.exec(l)).filter((m) => m !== null).map((m) => Number(m[3]));
   for (const p of procs) obs.learnAttempts(p.out(), p.pid);
   const wftTimeouts: Record<string, number> = {};
   let longest = 0;
@@ -252,6 +266,8 @@ async function historyFacts(client: Client, workflowIds: string[], obs: Observer
     unattributedHeartbeatTimeouts: ended.filter((k) => obs.classify(k) === 'unattributed'),
     workflowTaskTimeouts: wftTimeouts,
     longestWorkflowTaskMs: longest,
+    heldUp: { windows: stalls.length, worstDelayMs: Math.max(0, ...stalls.map((m) => Number(m[2]))), worstWaitMs: Math.max(0, ...stalls.map((m) => Number(m[3]))) },
+    heartbeatGaps: { count: gaps.length, longestMs: Math.max(0, ...gaps) },
   };
 }
 
@@ -383,17 +399,18 @@ async function killDrill(client: Client, address: string, obs: Observer, kills: 
 interface Phase {
   label: string;
   hog: number;
+  serverWorstWaitMs: number;
   demo?: DemoFigures;
   drill?: DrillFigures;
   load: number[];
   facts: HistoryFacts;
 }
 
-async function phase(client: Client, address: string, label: string, hog: number, withDemo: boolean, kills: number): Promise<Phase> {
+async function phase(client: Client, address: string, serverPid: number, label: string, hog: number, withDemo: boolean, kills: number): Promise<Phase> {
   console.error(`drill-load: phase ${label}…`);
   const stopHog = hog > 0 ? startCpuHog(hog, { sessions: true }) : async () => undefined;
   if (hog > 0) await waitFor(`load ${0.8 * hog}`, async () => (os.loadavg()[0]! >= 0.8 * hog ? true : undefined), 180_000, 2000).catch(() => undefined);
-  const obs = new Observer(client);
+  const obs = new Observer(client, serverPid);
   const watching = obs.run();
   const firstProc = started.length;
   try {
@@ -404,7 +421,7 @@ async function phase(client: Client, address: string, label: string, hog: number
     obs.stop();
     await watching;
     const facts = await historyFacts(client, [d?.workflowId, k?.workflowId].filter((x): x is string => !!x), obs, started.slice(firstProc));
-    return { label, hog, demo: d, drill: k, load: obs.load, facts };
+    return { label, hog, serverWorstWaitMs: obs.serverWorstWaitMs, demo: d, drill: k, load: obs.load, facts };
   } finally {
     obs.stop();
     await stopHog();
@@ -435,6 +452,9 @@ function table(phases: Phase[]): void {
     ['false heartbeat timeouts (histories)', (p) => `${p.facts.falseHeartbeatTimeouts.length}${p.facts.falseHeartbeatTimeouts.length ? ` (${p.facts.falseHeartbeatTimeouts.slice(0, 3).join(', ')})` : ''}${p.facts.unattributedHeartbeatTimeouts.length ? `; ${p.facts.unattributedHeartbeatTimeouts.length} unattributed` : ''}`],
     ['workflow-task timeouts', (p) => Object.entries(p.facts.workflowTaskTimeouts).map(([k, n]) => `${n} ${k}`).join(', ') || '0'],
     ['longest workflow task (s, wall)', (p) => f1(p.facts.longestWorkflowTaskMs / 1000)],
+    ['workers held up > 1 s (10 s windows; worst loop delay, run-queue wait)', (p) => `${p.facts.heldUp.windows}; ${f1(p.facts.heldUp.worstDelayMs / 1000)} s, ${f1(p.facts.heldUp.worstWaitMs / 1000)} s`],
+    ['dev server: worst run-queue wait in a 5 s window (s)', (p) => f1(p.serverWorstWaitMs / 1000)],
+    ['heartbeat gaps > 5 s on workers (count; longest)', (p) => `${p.facts.heartbeatGaps.count}; ${f1(p.facts.heartbeatGaps.longestMs / 1000)} s`],
   ];
   const w0 = Math.max(...rows.map(([n]) => n.length)) + 2;
   const cells = phases.map((p) => rows.map(([, f]) => f(p)));
@@ -450,9 +470,9 @@ async function main(): Promise<void> {
   const client = new Client({ connection, namespace: 'default' });
   const phases: Phase[] = [];
   try {
-    if (IDLE) phases.push(await phase(client, info.address, 'idle', 0, DEMO, KILLS));
-    if (HOG > 0) phases.push(await phase(client, info.address, `hog ${HOG}`, HOG, DEMO, KILLS));
-    if (HB_HOG > 0) phases.push(await phase(client, info.address, `hog ${HB_HOG} (heartbeats)`, HB_HOG, false, HB_KILLS));
+    if (IDLE) phases.push(await phase(client, info.address, info.pid, 'idle', 0, DEMO, KILLS));
+    if (HOG > 0) phases.push(await phase(client, info.address, info.pid, `hog ${HOG}`, HOG, DEMO, KILLS));
+    if (HB_HOG > 0) phases.push(await phase(client, info.address, info.pid, `hog ${HB_HOG} (heartbeats)`, HB_HOG, false, HB_KILLS));
   } finally {
     if (phases.length) table(phases);
     await connection.close();

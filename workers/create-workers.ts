@@ -8,7 +8,8 @@ import { defaultSimulationSlots } from './slots.js';
 import { HEARTBEAT_THROTTLE } from '../temporal-config/timeouts.js';
 import { WorkerLogger } from './logger.js';
 import { heartbeatTicker } from './heartbeat-ticker.js';
-import { timedOutAliveReporter } from './timed-out-alive.js';
+import { ATTEMPT_LINES_ENV, timedOutAliveReporter } from './timed-out-alive.js';
+import { startStallLines } from './stall-lines.js';
 import { RerunJournal, rerunJournalInterceptor } from './rerun-journal.js';
 import { DRILL_DELAY_ENV, drillDelayInterceptor, drillDelays } from './drill-delay.js';
 import { artifactStore } from '../lib/artifacts/store.js';
@@ -41,6 +42,7 @@ export function installRuntime(opts: { telemetry?: TelemetrySettings; print?: (l
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   if (print) printLine = print;
+  if (process.env[ATTEMPT_LINES_ENV] === '1') startStallLines((line) => printLine(line));
   const level = (process.env.PHYSVEC_LOG_LEVEL ?? 'WARN').toUpperCase() as LogLevel;
   // Core's own logs are forwarded to this logger (stderr): left to the default "console" mode they go
   // to stdout, which breaks `--json` output of verbs that run workers in their process.

@@ -14,15 +14,31 @@ export const TIMED_OUT_ALIVE = 'timed out by the server while this worker was al
  */
 export const ATTEMPT_LINES_ENV = 'PHYSVEC_ATTEMPT_LINES';
 export const ATTEMPT_STARTED = /physvec worker: attempt (\S+)#(\d+) started on (\d+)/;
+/** With the attempt lines: a gap between two heartbeats of one attempt, as the activity gave them to the SDK. */
+export const HEARTBEAT_GAP = /physvec worker: attempt (\S+)#(\d+) gave no heartbeat for (\d+) ms/;
+const GAP_LINE_MS = 5_000;
 
 /** The server's verdicts on an attempt that reach a live worker as a cancellation. */
 const SERVER_TIMEOUT_REASONS = new Set(['TIMED_OUT', 'NOT_FOUND']);
 
-export function timedOutAliveReporter(print: (line: string) => void, attemptLines = process.env[ATTEMPT_LINES_ENV] === '1'): ActivityInterceptorsFactory {
+export function timedOutAliveReporter(print: (line: string) => void, attemptLines = process.env[ATTEMPT_LINES_ENV] === '1', gapLineMs = GAP_LINE_MS): ActivityInterceptorsFactory {
   return (ctx) => ({
     inbound: {
       async execute(input, next) {
-        if (attemptLines) print(`physvec worker: attempt ${ctx.info.workflowExecution?.workflowId ?? '-'}/${ctx.info.activityId}#${ctx.info.attempt} started on ${process.pid}`);
+        const attempt = `${ctx.info.workflowExecution?.workflowId ?? '-'}/${ctx.info.activityId}#${ctx.info.attempt}`;
+        if (attemptLines) {
+          print(`physvec worker: attempt ${attempt} started on ${process.pid}`);
+          // The heartbeats the activity hands the SDK, timed here: a gap seen on this side is the
+          // worker's; a timeout without one is the SDK's, the network's or the server's.
+          const beat = ctx.heartbeat.bind(ctx);
+          let last = Date.now();
+          (ctx as { heartbeat: (d?: unknown) => void }).heartbeat = (d?: unknown) => {
+            const now = Date.now();
+            if (now - last > gapLineMs) print(`physvec worker: attempt ${attempt} gave no heartbeat for ${now - last} ms`);
+            last = now;
+            beat(d);
+          };
+        }
         try {
           return await next(input);
         } finally {

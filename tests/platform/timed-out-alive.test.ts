@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Context } from '@temporalio/activity';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { ATTEMPT_STARTED, TIMED_OUT_ALIVE, timedOutAliveReporter } from '../../workers/timed-out-alive.js';
+import { ATTEMPT_STARTED, HEARTBEAT_GAP, TIMED_OUT_ALIVE, timedOutAliveReporter } from '../../workers/timed-out-alive.js';
 
 /** Runs an activity that waits for its cancellation, cancels it with `reason`, returns what the reporter printed. */
 async function linesFor(reason: 'TIMED_OUT' | 'NOT_FOUND' | 'WORKER_SHUTDOWN' | 'CANCELLED'): Promise<string[]> {
@@ -39,4 +39,19 @@ test('with attempt lines on, a worker names each attempt it starts and its own p
   const quiet: string[] = [];
   await new MockActivityEnvironment({}, { interceptors: [timedOutAliveReporter((l) => quiet.push(l), false)] }).run(async () => 'done');
   assert.deepEqual(quiet, [], 'off by default');
+});
+
+test('with attempt lines on, a gap between two heartbeats an activity gives is one line with its length', async () => {
+  const lines: string[] = [];
+  const env = new MockActivityEnvironment({ activityType: 'runJob', activityId: '15', attempt: 1, heartbeatTimeoutMs: 20_000 }, { interceptors: [timedOutAliveReporter((l) => lines.push(l), true, 200)] });
+  await env.run(async () => {
+    Context.current().heartbeat({ step: 1 });
+    Context.current().heartbeat({ step: 2 }); // no gap
+    await new Promise((r) => setTimeout(r, 400));
+    Context.current().heartbeat({ step: 3 }); // a 400 ms gap against a 200 ms threshold
+  });
+  const gaps = lines.map((l) => HEARTBEAT_GAP.exec(l)).filter((m) => m !== null);
+  assert.equal(gaps.length, 1, lines.join('\n'));
+  assert.equal(gaps[0]![1]!.split('/').pop(), '15');
+  assert.ok(Number(gaps[0]![3]) >= 390, gaps[0]![0]);
 });
