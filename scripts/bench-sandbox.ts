@@ -3,15 +3,20 @@
 // in one run (trials interleaved, medians), with the machine's load printed next to the numbers.
 // Warm runs are measured twice: on the chain a worker keeps started and armed ahead (prestart.ts;
 // each trial arrives at an idle worker, --gap-ms after the previous one, so that chain is ready as
-// it is between a worker's runs) and on a chain the run starts itself (PHYSVEC_SANDBOX_PRESTART=0).
+// it is between a worker's runs) and on a chain the run starts itself (PHYSVEC_SANDBOX_PRESTART=0),
+// the latter also with the kernel's normal RCU grace periods (what a worker on a host whose operator
+// set PHYSVEC_SANDBOX_RCU_EXPEDITED=0 pays; runners/sandbox/rcu-expedite.ts), where this user may
+// switch /sys/kernel/rcu_expedited (it is restored at the end).
 //   node --import tsx scripts/bench-sandbox.ts [--runs N] [--gap-ms 300]
 import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { ArtifactStore } from '../lib/artifacts/store.js';
 import { venvPython } from '../lib/paths.js';
 import { runSandboxed, warmUpSandbox } from '../runners/sandbox/index.js';
+import { expediteRcuGracePeriods, RCU_EXPEDITED_FILE } from '../runners/sandbox/rcu-expedite.js';
 import { answerHelp } from './bench-support.js';
 
 answerHelp(import.meta.url);
@@ -50,11 +55,32 @@ times.sort(); print(times[len(times) // 2] * 1000)
   return Number(out.trim());
 }
 
-type Start = 'cold' | 'warm' | 'warm, own chain';
+type Start = 'cold' | 'warm' | 'warm, own chain' | 'own chain, normal RCU';
+
+const rcuAtStart = (() => {
+  try {
+    return readFileSync(RCU_EXPEDITED_FILE, 'utf8').trim();
+  } catch {
+    return null;
+  }
+})();
+const setRcu = (v: string) => {
+  try {
+    writeFileSync(RCU_EXPEDITED_FILE, v);
+    return true;
+  } catch {
+    return false;
+  }
+};
+// As a worker does at start; the 'normal RCU' trials switch it back for their run only.
+const expedited = expediteRcuGracePeriods();
+const rcuSwitchable = rcuAtStart !== null && setRcu(rcuAtStart === '0' && !expedited ? '0' : '1');
+const starts: Start[] = rcuSwitchable ? ['cold', 'warm', 'warm, own chain', 'own chain, normal RCU'] : ['cold', 'warm', 'warm, own chain'];
 
 async function sandboxed(code: string, start: Start): Promise<{ wall: number; run: number; path: string }> {
   process.env.PHYSVEC_SANDBOX_WARM = start === 'cold' ? '0' : '1';
   process.env.PHYSVEC_SANDBOX_PRESTART = start === 'warm' ? '1' : '0';
+  if (rcuSwitchable) setRcu(start === 'own chain, normal RCU' ? '0' : '1');
   await new Promise((r) => setTimeout(r, gapMs));
   const t = performance.now();
   const r = await runSandboxed({ language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: code }] }, { store });
@@ -72,14 +98,15 @@ console.log(`# warm python ready in ${((performance.now() - zt) / 1000).toFixed(
 console.log('');
 console.log('(b) fixed cost of one sandboxed run: wall of runSandboxed (work dir, uid, cgroup, chain, collection, cleanup) minus the script\'s own work');
 console.log(`    warm = on the chain started and armed ahead of the run (trials ${gapMs} ms apart); warm, own chain = PHYSVEC_SANDBOX_PRESTART=0`);
-console.log(`${'script'.padEnd(24)} | ${'own work'.padStart(9)} | ${'cold wall'.padStart(9)} | ${'warm wall'.padStart(9)} | ${'own chain'.padStart(9)} | ${'cold fixed'.padStart(10)} | ${'warm fixed'.padStart(10)} | ${'own chain fixed'.padStart(15)} | cold/warm | spawn→exit cold / warm / own chain`);
+console.log(`    kernel RCU: ${rcuAtStart === null ? 'no rcu_expedited knob' : `rcu_expedited was ${rcuAtStart}`}${expedited ? ' (set to 1, as a worker does)' : ''}; ${rcuSwitchable ? "'own chain, normal RCU' = the own chain with rcu_expedited 0 for its trials" : 'not switchable here: no normal-RCU column'}`);
+console.log(`${'script'.padEnd(24)} | ${'own work'.padStart(9)} | ${'cold wall'.padStart(9)} | ${'warm wall'.padStart(9)} | ${'own chain'.padStart(9)} | ${'cold fixed'.padStart(10)} | ${'warm fixed'.padStart(10)} | ${'own chain fixed'.padStart(15)} | ${'normal RCU fixed'.padStart(16)} | cold/warm | spawn→exit cold / warm / own chain`);
 for (const [name, code] of Object.entries(SCRIPTS)) {
   const work = workInWarmInterpreter(code);
-  const walls: Record<Start, number[]> = { cold: [], warm: [], 'warm, own chain': [] };
-  const spawned: Record<Start, number[]> = { cold: [], warm: [], 'warm, own chain': [] };
+  const walls: Record<Start, number[]> = { cold: [], warm: [], 'warm, own chain': [], 'own chain, normal RCU': [] };
+  const spawned: Record<Start, number[]> = { cold: [], warm: [], 'warm, own chain': [], 'own chain, normal RCU': [] };
   const paths = new Set<string>();
   for (let i = 0; i < runs; i++) {
-    for (const start of ['cold', 'warm', 'warm, own chain'] as const) {
+    for (const start of starts) {
       const r = await sandboxed(code, start);
       walls[start].push(r.wall);
       spawned[start].push(r.run);
@@ -87,13 +114,15 @@ for (const [name, code] of Object.entries(SCRIPTS)) {
     }
   }
   const [cw, ww, ow] = [median(walls.cold), median(walls.warm), median(walls['warm, own chain'])];
-  const off = [...paths].filter((p) => !['warm: warm pre-started', 'warm, own chain: warm per-run'].includes(p));
+  const off = [...paths].filter((p) => !['warm: warm pre-started', 'warm, own chain: warm per-run', 'own chain, normal RCU: warm per-run'].includes(p));
+  const normal = walls['own chain, normal RCU'].length ? ms(median(walls['own chain, normal RCU']) - work) : '-';
   console.log(
-    `${name.padEnd(24)} | ${ms(work)} | ${ms(cw)} | ${ms(ww)} | ${ms(ow)} | ${ms(cw - work).padStart(10)} | ${ms(ww - work).padStart(10)} | ${ms(ow - work).padStart(15)} | ${(cw / ww).toFixed(1).padStart(8)}× | ` +
+    `${name.padEnd(24)} | ${ms(work)} | ${ms(cw)} | ${ms(ww)} | ${ms(ow)} | ${ms(cw - work).padStart(10)} | ${ms(ww - work).padStart(10)} | ${ms(ow - work).padStart(15)} | ${normal.padStart(16)} | ${(cw / ww).toFixed(1).padStart(8)}× | ` +
       `${ms(median(spawned.cold))} / ${ms(median(spawned.warm))} / ${ms(median(spawned['warm, own chain']))}${off.length ? `  (not as intended: ${off.join(', ')})` : ''}`,
   );
 }
 delete process.env.PHYSVEC_SANDBOX_PRESTART;
+if (rcuSwitchable && rcuAtStart !== null) setRcu(rcuAtStart);
 for (const f of failures) console.log(`# FAILED trial: ${f}`);
 console.log(`# load average after: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 console.log('# not measured here: (a) demo wall vs its physical limit, (c) serial vs concurrent campaign (see scripts/bench-campaign.ts)');

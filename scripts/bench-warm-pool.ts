@@ -9,7 +9,7 @@
 // The worker's pool is sized like a worker with --slots sandbox slots (default 4, so a burst of 4 is ≤ slots).
 // Usage: node --import tsx scripts/bench-warm-pool.ts [--repeats 5] [--runs 7] [--slots 4] [--toolchains tenpy,qiskit,pyscf,netket]
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ArtifactStore } from '../lib/artifacts/store.js';
@@ -145,12 +145,20 @@ function netketNote(): void {
 }
 
 console.log(`# bench-warm-pool: ${os.cpus().length} cores, load average ${load()}`);
+const rcu = (() => {
+  try {
+    return readFileSync('/sys/kernel/rcu_expedited', 'utf8').trim();
+  } catch {
+    return 'absent';
+  }
+})();
 for (const tc of ['tenpy', ...toolchains.filter((t) => t !== 'tenpy')] as WarmProfile[]) {
   const t = performance.now();
   const w = await warmUpSandbox(tc, { poolSize: slots });
   if (!w.ok) throw new Error(`no warm python for ${tc}: ${w.reason}`);
   console.log(`# warm python for ${tc} ready in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 }
+console.log(`# kernel rcu_expedited ${rcu} before the warm-up, ${(() => { try { return readFileSync('/sys/kernel/rcu_expedited', 'utf8').trim(); } catch { return 'absent'; } })()} after (runners/sandbox/rcu-expedite.ts)`);
 await ownComputation();
 await fixedCost();
 await bursts();

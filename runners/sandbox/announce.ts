@@ -6,6 +6,7 @@ import { Protection } from '../../schemas/sandbox.js';
 import { isolationModeFromEnv, planIsolation } from './plan.js';
 import { probeIsolation, type IsolationProbe } from './probe.js';
 import { warmUpSandbox } from './prestart.js';
+import { expediteRcuOnce } from './rcu-expedite.js';
 import { DEFAULT_WARM_PROFILE, WARM_PROFILES, type WarmProfile } from './zygote.js';
 
 let announced = false;
@@ -39,6 +40,9 @@ export async function announceSandboxProtections(print: (line: string) => void =
   if (announced) return;
   announced = true;
   print(await describeSandboxProtections());
+  const plan = planIsolation(await probeIsolation(), isolationModeFromEnv());
+  const expedited = plan.cgroup ? expediteRcuOnce() : null;
+  if (expedited) print(expedited);
   // The worker's warm pythons start importing now, not at their first run (which would go cold).
   for (const profile of servedProfiles(print)) {
     const t = performance.now();

@@ -25,6 +25,7 @@ import { buildLaunch, type Launch, type LaunchRequest } from './launch.js';
 import { warmRlimits } from './limits.js';
 import { isolationModeFromEnv, planIsolation } from './plan.js';
 import { probeIsolation } from './probe.js';
+import { expediteRcuOnce } from './rcu-expedite.js';
 import { killRun } from './process-tree.js';
 import { activeRuns, newRunId, releaseRun } from './run-resources.js';
 import { allocateSandboxUid, type UidLease } from './uid.js';
@@ -253,6 +254,7 @@ export async function warmUpSandbox(profile: WarmProfile = DEFAULT_WARM_PROFILE,
   const plan = planIsolation(await probeIsolation(), isolationModeFromEnv());
   const blocked = warmHostBlocker(plan);
   if (blocked) return { ok: false, reason: blocked };
+  if (plan.cgroup) expediteRcuOnce(); // the runs' cgroup moves (rcu-expedite.ts)
   if (opts.poolSize !== undefined) poolSize = Math.max(1, Math.floor(opts.poolSize));
   try {
     const info = await zygoteFor(await runnerFor('python'), profile).ready();
