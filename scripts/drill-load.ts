@@ -23,7 +23,7 @@
 // task come from the histories of every workflow of the phase.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
@@ -33,6 +33,7 @@ import { answerHelp, benchServer, onAnyExit } from './bench-support.js';
 import { startCpuHog } from './cpu-hog.js';
 import { ATTEMPT_LINES_ENV, ATTEMPT_STARTED, HEARTBEAT_GAP, TIMED_OUT_ALIVE } from '../workers/timed-out-alive.js';
 import { runQueueWaitNs, STALL_LINE } from '../workers/stall-lines.js';
+import { WORKER_GONE_LINE } from '../workers/dead-worker-watchdog.js';
 
 answerHelp(import.meta.url);
 const argv = process.argv.slice(2);
@@ -84,6 +85,8 @@ function physvec(name: string, args: string[], env: Record<string, string>): Pro
   const child = spawn(cmd[0]!, cmd.slice(1), { cwd: repoRoot, env: { ...process.env, PHYSVEC_LOG_LEVEL: 'ERROR', [ATTEMPT_LINES_ENV]: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  // Each process's lines are kept for reading afterwards (the table only counts them).
+  void exited.then(() => writeFileSync(path.join(dir, `${name.replace(/\W+/g, '-')}-${child.pid}.log`), out));
   const ready = new Promise<number>((resolve, reject) => {
     child.stdout!.on('data', (b: Buffer) => {
       out += b.toString();
@@ -135,6 +138,8 @@ class Observer {
   readonly attempts = new Map<string, Attempt>();
   /** attempt key → when its heartbeat timeout was first seen (ms) */
   readonly heartbeatEnded = new Map<string, number>();
+  /** Attempts some worker's activity code began (its "started" line): the rest the server handed out never reached a worker's code. */
+  readonly ranInCode = new Set<string>();
   /** pid → when this script killed or stopped it (ms) */
   readonly killed = new Map<number, number>();
   readonly load: number[] = [];
@@ -193,6 +198,7 @@ class Observer {
       if (!m) continue;
       const [workflowId, activityId] = [m[1]!.slice(0, m[1]!.lastIndexOf('/')), m[1]!.slice(m[1]!.lastIndexOf('/') + 1)];
       const key = `${m[1]}#${m[2]}`;
+      this.ranInCode.add(key);
       this.attempts.set(key, { ...(this.attempts.get(key) ?? { workflowId, activityId, type: '', attempt: Number(m[2]) }), pid: Number(m[3]) || pid });
     }
   }
@@ -200,23 +206,29 @@ class Observer {
   /**
    * How the attempt `key#n` that ended by a heartbeat timeout came to end: `true` — its worker had been
    * killed or stopped by this script by then; `false` — its worker still lived (a false timeout);
-   * `unattributed` — no line or poll says which process held it.
+   * `unattributed` — no line or poll says which process held it; `undelivered` — the server recorded
+   * it as started by a live worker's poll, but no worker's activity code ever began it (no "started"
+   * line anywhere): the task was lost between the server and the worker, no heartbeat was late.
    */
-  classify(attemptKey: string): 'true' | 'false' | 'unattributed' {
+  classify(attemptKey: string): 'true' | 'false' | 'unattributed' | 'undelivered' {
     const a = this.attempts.get(attemptKey);
     const at = this.heartbeatEnded.get(attemptKey)!;
     if (a?.pid === undefined) return 'unattributed';
     const endedAt = this.killed.get(a.pid);
-    return endedAt !== undefined && endedAt <= at ? 'true' : 'false';
+    if (endedAt !== undefined && endedAt <= at) return 'true';
+    return this.ranInCode.has(attemptKey) ? 'false' : 'undelivered';
   }
 }
 
 interface HistoryFacts {
   /** Lines of live workers (the demo's in-process ones included) saying the server timed out one of their attempts. */
   timedOutAlive: string[];
+  /** Attempts of a killed worker that a live worker of the host failed at once (workers/dead-worker-watchdog.ts). */
+  workerGone: number;
   heartbeatTimeouts: number;
   falseHeartbeatTimeouts: string[];
   unattributedHeartbeatTimeouts: string[];
+  undeliveredHeartbeatTimeouts: string[];
   /** by timeout type: start-to-close (a task not finished in 10 s), schedule-to-start (a sticky queue's worker gone) */
   workflowTaskTimeouts: Record<string, number>;
   longestWorkflowTaskMs: number;
@@ -232,6 +244,7 @@ const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) 
 async function historyFacts(client: Client, workflowIds: string[], obs: Observer, procs: Proc[]): Promise<HistoryFacts> {
   const lines = procs.flatMap((p) => p.out().split('\n'));
   const timedOutAlive = lines.filter((l) => l.includes(TIMED_OUT_ALIVE));
+  const workerGone = lines.filter((l) => WORKER_GONE_LINE.test(l)).length;
   const stalls = lines.map((l) => STALL_LINE.exec(l)).filter((m) => m !== null);
   const gaps = lines.map((l) => HEARTBEAT_GAP.exec(l)).filter((m) => m !== null).map((m) => Number(m[3]));
   for (const p of procs) obs.learnAttempts(p.out(), p.pid);
@@ -261,9 +274,11 @@ async function historyFacts(client: Client, workflowIds: string[], obs: Observer
   const ended = [...obs.heartbeatEnded.keys()];
   return {
     timedOutAlive,
+    workerGone,
     heartbeatTimeouts: obs.heartbeatEnded.size,
     falseHeartbeatTimeouts: ended.filter((k) => obs.classify(k) === 'false'),
     unattributedHeartbeatTimeouts: ended.filter((k) => obs.classify(k) === 'unattributed'),
+    undeliveredHeartbeatTimeouts: ended.filter((k) => obs.classify(k) === 'undelivered'),
     workflowTaskTimeouts: wftTimeouts,
     longestWorkflowTaskMs: longest,
     heldUp: { windows: stalls.length, worstDelayMs: Math.max(0, ...stalls.map((m) => Number(m[2]))), worstWaitMs: Math.max(0, ...stalls.map((m) => Number(m[3]))) },
@@ -447,9 +462,11 @@ function table(phases: Phase[]): void {
     ['recovery, restarted worker (s)', (p) => list(p.drill?.kills.filter((k) => k.mode === 'restarted').map((k) => k.recoveryS) ?? [])],
     ['worker start-to-poll, first 3 at once (s)', (p) => list(p.drill?.startToPollS.slice(0, 3) ?? [])],
     ['worker start-to-poll, restarted (s)', (p) => list(p.drill?.kills.filter((k) => k.mode === 'restarted').map((k) => k.startToPollS) ?? [])],
+    ['kills noticed by a live worker (attempts failed as WorkerGone)', (p) => String(p.facts.workerGone)],
     ['heartbeat timeouts (all)', (p) => String(p.facts.heartbeatTimeouts)],
     ['false heartbeat timeouts (live workers said)', (p) => `${p.facts.timedOutAlive.length}${p.facts.timedOutAlive.length ? ` (${p.facts.timedOutAlive.slice(0, 3).map((l) => /activity (\w+ \(workflow [^)]*\))/.exec(l)?.[1] ?? l).join('; ')})` : ''}`],
     ['false heartbeat timeouts (histories)', (p) => `${p.facts.falseHeartbeatTimeouts.length}${p.facts.falseHeartbeatTimeouts.length ? ` (${p.facts.falseHeartbeatTimeouts.slice(0, 3).join(', ')})` : ''}${p.facts.unattributedHeartbeatTimeouts.length ? `; ${p.facts.unattributedHeartbeatTimeouts.length} unattributed` : ''}`],
+    ['timed out, never reached a live worker\'s code (lost in delivery)', (p) => `${p.facts.undeliveredHeartbeatTimeouts.length}${p.facts.undeliveredHeartbeatTimeouts.length ? ` (${p.facts.undeliveredHeartbeatTimeouts.slice(0, 3).join(', ')})` : ''}`],
     ['workflow-task timeouts', (p) => Object.entries(p.facts.workflowTaskTimeouts).map(([k, n]) => `${n} ${k}`).join(', ') || '0'],
     ['longest workflow task (s, wall)', (p) => f1(p.facts.longestWorkflowTaskMs / 1000)],
     ['workers held up > 1 s (10 s windows; worst loop delay, run-queue wait)', (p) => `${p.facts.heldUp.windows}; ${f1(p.facts.heldUp.worstDelayMs / 1000)} s, ${f1(p.facts.heldUp.worstWaitMs / 1000)} s`],
@@ -465,6 +482,7 @@ function table(phases: Phase[]): void {
 }
 
 async function main(): Promise<void> {
+  console.error(`drill-load: the processes' own lines are kept in ${dir}`);
   const { info, stop: stopServer } = await benchServer({ dir: path.join(dir, 'server'), port: PORT, uiPort: PORT + 1000 });
   const connection = await Connection.connect({ address: info.address });
   const client = new Client({ connection, namespace: 'default' });

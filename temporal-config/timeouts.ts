@@ -1,14 +1,14 @@
 // Activity timeouts and retry policies, one place. Pure data: imported by workflows.
 //
-// A worker that dies (kill -9, OOM, host lost) is noticed by the server only through a missed
-// heartbeat, so every kind of activity heartbeats and has a heartbeat timeout short enough that a
-// killed worker costs at most that timeout plus a worker start (≤ 45 s on a small machine), instead
-// of a whole startToClose (2–10 min before). Not shorter: on a loaded 2-core host (load 25 seen in
-// tests) an event loop busy with a synchronous step can delay a heartbeat by 10 s and more, and a
-// false timeout re-runs work. Workers send heartbeats at least every HEARTBEAT_THROTTLE (not at the
-// SDK's default 80 % of the timeout), so nearly the whole timeout is slack. No scheduleToStart
-// timeouts: the server does not retry those, and a run must wait for a worker to come back rather
-// than fail because none polls.
+// A worker that dies (kill -9, OOM) is noticed in about a second by a live worker of its host, which
+// fails the attempts it held on the server (workers/dead-worker-watchdog.ts); a whole host lost is
+// noticed by a missed heartbeat. So every kind of activity heartbeats, with a heartbeat timeout of
+// HEARTBEAT_TIMEOUT: long enough that a starved host cannot fake a death (at load 85 on 2 cores a
+// live worker's attempt was timed out after 20 s: issue 24.3, scripts/drill-load.ts), short enough
+// that a lost host costs a minute, not a whole startToClose. Workers send heartbeats at least every
+// HEARTBEAT_THROTTLE (not at the SDK's default 80 % of the timeout), so nearly the whole timeout is
+// slack. No scheduleToStart timeouts: the server does not retry those, and a run must wait for a
+// worker to come back rather than fail because none polls.
 import type { ActivityOptions, RetryPolicy } from '@temporalio/common';
 
 /** Transient faults (network, worker restarts) are retried; bad input is not. */
@@ -19,6 +19,9 @@ export const DEFAULT_RETRY: RetryPolicy = {
   maximumAttempts: 5,
   nonRetryableErrorTypes: ['BadInputError', 'LlmFatalError', 'BudgetExhaustedError', 'SchemaValidationError', 'CassetteMismatchError', 'AuthorStructureError', 'RunnerUnavailableError', 'SandboxOwnFailure'],
 };
+
+/** The heartbeat timeout of every activity kind (see the top of this file). */
+export const HEARTBEAT_TIMEOUT = '60s';
 
 /** How often an activity without its own heartbeat is beaten for by the worker (workers/heartbeat-ticker.ts). */
 export const HEARTBEAT_TICK_MS = 2_000;
@@ -34,7 +37,7 @@ export const HEARTBEAT_THROTTLE = '1s';
 /** Light steps (artifact I/O, judging, reports): seconds normally; the worker heartbeats for them. */
 export const LIGHT_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '10m',
-  heartbeatTimeout: '30s',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: DEFAULT_RETRY,
 };
 
@@ -59,7 +62,7 @@ export const TOOLCHAIN_BUSY_RETRY_DELAY_MS = 30_000;
 export const PREPARE_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '1h',
   scheduleToCloseTimeout: PREPARE_DEADLINE,
-  heartbeatTimeout: '30s',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { ...DEFAULT_RETRY, maximumInterval: '60s', maximumAttempts: Number.POSITIVE_INFINITY },
 };
 
@@ -73,15 +76,14 @@ export const LLM_CALL_DEADLINE = '30m';
 /**
  * LLM calls: a slow model may take minutes (startToClose; each HTTP call's own timeout,
  * llm.requestTimeoutMs = 4 min, is kept below what is left of it, so a hung provider costs one
- * timeout and a retry, not the attempt); callLlm heartbeats every 10 s with its usage, so a dead
- * worker is noticed in 30 s. Attempts are unlimited within LLM_CALL_DEADLINE, the backoff grows to
+ * timeout and a retry, not the attempt); callLlm heartbeats every 10 s with its usage. Attempts are unlimited within LLM_CALL_DEADLINE, the backoff grows to
  * at most a minute, and the provider's Retry-After / Gemini RetryInfo replaces it (nextRetryDelay).
  * Permanent faults (401/403/404, context length, refusals, schema, budget) are non-retryable failures.
  */
 export const LLM_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '10m',
   scheduleToCloseTimeout: LLM_CALL_DEADLINE,
-  heartbeatTimeout: '30s',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: {
     ...DEFAULT_RETRY,
     initialInterval: '1s',
@@ -104,7 +106,7 @@ export const SANDBOX_OWN_FAILURE_LIMIT = 4;
  * A run's liveness is its heartbeat; startToClose only bounds one attempt (the queue's maximum). */
 export const SANDBOX_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '2h',
-  heartbeatTimeout: '20s',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { ...DEFAULT_RETRY, maximumInterval: '5s', maximumAttempts: Number.POSITIVE_INFINITY },
 };
 

@@ -19,6 +19,9 @@ import { deploymentOptions, promoteBuild, watchDrainage } from './versioning.js'
 import { TELEMETRY_OFF, type TelemetrySettings } from './telemetry/settings.js';
 import { installRuntimeWithTelemetry } from './telemetry/runtime.js';
 import { flushTracing, tracingWorkerParts } from './telemetry/tracing.js';
+import { AttemptRegistry, attemptRegistryInterceptor } from './attempt-registry.js';
+import { DeadWorkerWatchdog } from './dead-worker-watchdog.js';
+import { temporalTarget } from '../lib/temporal/connection.js';
 
 export type QueueSelection = QueueName | 'all';
 
@@ -55,11 +58,30 @@ export function installRuntime(opts: { telemetry?: TelemetrySettings; print?: (l
 
 
 let journal: RerunJournal | undefined;
-/** Activity interceptors of every production worker: a line when the server times out an attempt of a live worker, heartbeats for activities without their own, and the journal that stores finished results (a later attempt returns them). */
-export function activityInterceptors(): NonNullable<NonNullable<WorkerOptions['interceptors']>['activity']> {
+let registry: AttemptRegistry | undefined;
+/**
+ * Activity interceptors of every production worker: a line when the server times out an attempt of a
+ * live worker, heartbeats for activities without their own, the attempts this process holds on disk
+ * (a live worker of the host fails them at once if this process dies: workers/dead-worker-watchdog.ts),
+ * and the journal that stores finished results (a later attempt returns them).
+ */
+export function activityInterceptors(namespace: string): NonNullable<NonNullable<WorkerOptions['interceptors']>['activity']> {
   journal ??= new RerunJournal(undefined, (line) => printLine(line));
+  registry ??= new AttemptRegistry();
   const delays = drillDelays(process.env[DRILL_DELAY_ENV]);
-  return [timedOutAliveReporter((line) => printLine(line)), heartbeatTicker, rerunJournalInterceptor(journal, artifactStore()), ...(delays.size ? [drillDelayInterceptor(delays)] : [])];
+  const server = { address: temporalTarget().address, namespace };
+  return [timedOutAliveReporter((line) => printLine(line)), attemptRegistryInterceptor(registry, server), heartbeatTicker, rerunJournalInterceptor(journal, artifactStore()), ...(delays.size ? [drillDelayInterceptor(delays)] : [])];
+}
+
+const watchdogs = new Map<string, DeadWorkerWatchdog>();
+/** One watchdog per process and namespace; its first pass (what dead workers of this host held) is done before the workers poll. */
+async function watchDeadWorkers(namespace: string): Promise<void> {
+  const target = temporalTarget();
+  const key = `${target.address}/${namespace}`;
+  if (watchdogs.has(key)) return;
+  const watchdog = new DeadWorkerWatchdog({ ...target, namespace }, (line) => printLine(line));
+  watchdogs.set(key, watchdog);
+  await watchdog.start();
 }
 
 /**
@@ -76,7 +98,8 @@ export async function createWorkers(
 ): Promise<Worker[]> {
   const workers: Worker[] = [];
   const tracing = tracingWorkerParts();
-  const interceptors = { activity: [...tracing.activity, ...activityInterceptors()] };
+  const interceptors = { activity: [...tracing.activity, ...activityInterceptors(namespace)] };
+  await watchDeadWorkers(namespace);
   const versioning = deploymentOptions();
   const deployment = versioning ? { workerDeploymentOptions: versioning } : {};
   if (queue === 'orchestration' || queue === 'all') {

@@ -93,7 +93,7 @@ async function historyCalls(workflowId: string): Promise<RecordedCall[] | string
   } catch {
     return 'the report was written outside a worker (no workflow history to read)';
   }
-  // Bounded: the report is written whatever happens, and the activity's heartbeat timeout is 30 s.
+  // Bounded: the report is written whatever happens, and the worker heartbeats for this activity meanwhile.
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`the workflow history was not read within ${HISTORY_WAIT_MS / 1000} s`), HISTORY_WAIT_MS)));
   try {

@@ -14,7 +14,8 @@
 //   B. `physvec status --json` shows the run's live progress values while it runs.
 // - NetKet VMC (checkpoint every 10 iterations, 18000 iterations): the worker killed, a new one started
 //   in its place (restart mode; the infrastructure drill restarts killed simulation workers too).
-// The fixed cost of a resume is the 20 s heartbeat timeout, a retry back-off of ~1 s, a worker start
+// The fixed cost of a resume is noticing the kill (a live worker of the host does it in ~1 s; worker B
+// on a second host has only the 60 s heartbeat timeout), a retry back-off of ~1 s, a worker start
 // (restart mode) and a cold interpreter (NetKet: JIT again), ~20-35 s here (drill tier of 2026-12-03:
 // retry seen 17-20 s after the kill); the kill-to-end bar (half the uninterrupted time) needs an
 // uninterrupted run of at least ~5 times that, so the runs are sized to ~3.5-4 min with the two

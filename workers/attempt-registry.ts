@@ -1,0 +1,109 @@
+// The activity attempts a worker process holds, on disk beside the other workers of this host, so
+// that when the process dies (kill -9, OOM) a live worker of the same host can tell the server at
+// once (workers/dead-worker-watchdog.ts) instead of the server waiting out a heartbeat timeout. That
+// lets heartbeat timeouts be long enough that a starved host cannot fake a death (issue 24.3: at load
+// 85 on 2 cores, a live worker's attempt was timed out after 20 s) while kills are still noticed in
+// seconds.
+//
+// Layout: <dir>/<boot id>.<pid namespace>.<host name>/<pid>.<start time>/<attempt>.json, where <dir>
+// is host-wide (the system's temp dir, per user; PHYSVEC_ATTEMPTS_DIR), so workers with state dirs
+// of their own still see each other. Boot id, pid namespace and host name say which pids a watchdog
+// may judge (the same kernel and pid numbering; a container with a host name of its own stands for
+// another host); the process start time (/proc/<pid>/stat, field 22) tells a dead holder from a new
+// process that reuses its pid. Each file holds what failing the attempt needs: its task token and
+// the server it came from.
+import { mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import type { ActivityInterceptorsFactory } from '@temporalio/worker';
+
+export const HeldAttempt = z.object({
+  taskToken: z.string().min(1),
+  address: z.string(),
+  namespace: z.string(),
+  workflowId: z.string(),
+  activityId: z.string(),
+  activityType: z.string(),
+  attempt: z.number().int(),
+  holder: z.string(),
+  startedAt: z.number(),
+});
+export type HeldAttempt = z.infer<typeof HeldAttempt>;
+
+/** When a process started, in clock ticks since boot (`/proc/<pid>/stat` field 22); undefined when there is no such process. */
+export function processStartTime(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which may itself hold spaces and parentheses.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** The pids this process can judge: same kernel boot, same pid namespace, same host name. */
+export function hostScope(): string {
+  const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  let pidNs = 'pid';
+  try {
+    pidNs = /\[(\d+)\]/.exec(readlinkSync('/proc/self/ns/pid'))?.[1] ?? pidNs;
+  } catch {
+    /* no ns link: one namespace assumed */
+  }
+  return `${boot}.${pidNs}.${os.hostname()}`;
+}
+
+export const ATTEMPTS_DIR_ENV = 'PHYSVEC_ATTEMPTS_DIR';
+
+export function registryRoot(): string {
+  const base = process.env[ATTEMPTS_DIR_ENV] || path.join(os.tmpdir(), `physvec-attempts-${os.userInfo().uid}`);
+  return path.join(base, hostScope());
+}
+
+/** This process's attempts. */
+export class AttemptRegistry {
+  readonly dir: string;
+  constructor(readonly root = registryRoot(), pid = process.pid) {
+    this.dir = path.join(root, `${pid}.${processStartTime(pid) ?? '0'}`);
+  }
+
+  /** Record an attempt while it runs; the returned function forgets it. Never throws: the registry only speeds recovery up. */
+  hold(a: HeldAttempt): () => void {
+    const file = path.join(this.dir, `${createHash('sha1').update(a.taskToken).digest('hex').slice(0, 16)}.json`);
+    try {
+      mkdirSync(this.dir, { recursive: true });
+      writeFileSync(file, JSON.stringify(a));
+    } catch {
+      return () => undefined;
+    }
+    return () => rmSync(file, { force: true });
+  }
+}
+
+/** Records every attempt of this worker in `registry` while it runs. */
+export function attemptRegistryInterceptor(registry: AttemptRegistry, server: { address: string; namespace: string }): ActivityInterceptorsFactory {
+  return (ctx) => ({
+    inbound: {
+      async execute(input, next) {
+        const i = ctx.info;
+        const release = registry.hold({
+          taskToken: Buffer.from(i.taskToken).toString('base64'),
+          ...server,
+          workflowId: i.workflowExecution?.workflowId ?? '',
+          activityId: i.activityId,
+          activityType: i.activityType,
+          attempt: i.attempt,
+          holder: `${process.pid}@${os.hostname()}`,
+          startedAt: Date.now(),
+        });
+        try {
+          return await next(input);
+        } finally {
+          release();
+        }
+      },
+    },
+  });
+}

@@ -1,0 +1,128 @@
+// Every worker process watches the attempts the other worker processes of its host hold
+// (workers/attempt-registry.ts). When a holder is gone — its pid ended or now belongs to another
+// process — its attempts are failed on the server at once, with a retryable WorkerGone failure that
+// names the dead worker and who noticed, so the retry starts within seconds of a kill. A worker that
+// starts after its host lost every worker does the same before it polls, so recovery without a
+// standby is the worker start, not the start plus a heartbeat timeout.
+//
+// Attempts of another server (the file's address/namespace) are left to a worker of that server. A
+// failure for an attempt the server already ended (timed out, retried, completed) is refused as not
+// found and simply forgotten. The heartbeat timeout stays the safety net for a dead host.
+import { readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ActivityNotFoundError, AsyncCompletionClient, Connection } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { HeldAttempt, processStartTime, registryRoot } from './attempt-registry.js';
+
+export const WORKER_GONE = 'WorkerGone';
+export const WATCHDOG_EVERY_MS = 1_000;
+/** The line a watchdog prints for each attempt it failed (scripts/drill-load.ts counts them). */
+export const WORKER_GONE_LINE = /was held by worker \S+, which is gone: failed it on the server/;
+/** Files of another server whose holders died longer ago than this are removed (no worker of that server came back). */
+const FOREIGN_STALE_MS = 24 * 3600_000;
+
+export interface WatchdogTarget {
+  address: string;
+  namespace: string;
+  connectionOptions: Record<string, unknown>;
+}
+
+/** Holders (`<pid>.<start time>` dirs) whose process is gone. */
+export function deadHolders(root: string, self = process.pid): string[] {
+  let dirs: string[];
+  try {
+    dirs = readdirSync(root);
+  } catch {
+    return [];
+  }
+  return dirs.filter((d) => {
+    const m = /^(\d+)\.(\d+)$/.exec(d);
+    if (!m || Number(m[1]) === self) return false;
+    return processStartTime(Number(m[1])) !== m[2];
+  });
+}
+
+export class DeadWorkerWatchdog {
+  private client: AsyncCompletionClient | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly target: WatchdogTarget,
+    private readonly say: (line: string) => void,
+    private readonly root = registryRoot(),
+  ) {}
+
+  /** One pass now (awaited: a starting worker clears what its dead predecessors held before it polls), then one every WATCHDOG_EVERY_MS. */
+  async start(): Promise<void> {
+    await this.pass();
+    this.timer = setInterval(() => void this.pass(), WATCHDOG_EVERY_MS);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+    await this.client?.connection.close().catch(() => undefined);
+  }
+
+  /** Fail what dead holders held. Passes never overlap. */
+  pass(): Promise<void> {
+    this.running ??= this.sweep().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async sweep(): Promise<void> {
+    for (const holder of deadHolders(this.root)) {
+      const dir = path.join(this.root, holder);
+      let files: string[];
+      try {
+        files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+      } catch {
+        continue;
+      }
+      for (const f of files) await this.failOne(path.join(dir, f), holder);
+      try {
+        rmdirSync(dir);
+      } catch {
+        /* not empty (another server's attempts) or already removed by another watchdog */
+      }
+    }
+  }
+
+  private async failOne(file: string, holder: string): Promise<void> {
+    let held: HeldAttempt;
+    try {
+      held = HeldAttempt.parse(JSON.parse(readFileSync(file, 'utf8')));
+    } catch {
+      rmSync(file, { force: true }); // half-written by a process killed mid-write, or removed meanwhile
+      return;
+    }
+    if (held.address !== this.target.address || held.namespace !== this.target.namespace) {
+      if (Date.now() - held.startedAt > FOREIGN_STALE_MS) rmSync(file, { force: true });
+      return;
+    }
+    const what = `${held.activityType} (workflow ${held.workflowId}, activity ${held.activityId}, attempt ${held.attempt})`;
+    const by = `${process.pid}@${os.hostname()}`;
+    try {
+      const client = await this.completionClient();
+      await client.fail(
+        Buffer.from(held.taskToken, 'base64'),
+        ApplicationFailure.retryable(`the worker ${held.holder} running this attempt is gone (process ${holder.split('.')[0]} ended); noticed by worker ${by}, retried`, WORKER_GONE),
+      );
+      this.say(`physvec worker: ${what} was held by worker ${held.holder}, which is gone: failed it on the server so it is retried now`);
+    } catch (err) {
+      if (!(err instanceof ActivityNotFoundError)) return; // the server is unreachable: the next pass tries again
+    }
+    rmSync(file, { force: true });
+  }
+
+  private async completionClient(): Promise<AsyncCompletionClient> {
+    if (!this.client) {
+      const connection = await Connection.connect({ connectTimeout: 5_000, ...this.target.connectionOptions } as Parameters<typeof Connection.connect>[0]);
+      this.client = new AsyncCompletionClient({ connection, namespace: this.target.namespace });
+    }
+    return this.client;
+  }
+}
