@@ -12,12 +12,13 @@
 // another host); the process start time (/proc/<pid>/stat, field 22) tells a dead holder from a new
 // process that reuses its pid. Each file holds what failing the attempt needs: its task token and
 // the server it came from.
-import { mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
+import { bootId, startTicks } from '../lib/process-identity.js';
 
 export const HeldAttempt = z.object({
   taskToken: z.string().min(1),
@@ -32,20 +33,9 @@ export const HeldAttempt = z.object({
 });
 export type HeldAttempt = z.infer<typeof HeldAttempt>;
 
-/** When a process started, in clock ticks since boot (`/proc/<pid>/stat` field 22); undefined when there is no such process. */
-export function processStartTime(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which may itself hold spaces and parentheses.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
-
 /** The pids this process can judge: same kernel boot, same pid namespace, same host name. */
 export function hostScope(): string {
-  const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  const boot = bootId();
   let pidNs = 'pid';
   try {
     pidNs = /\[(\d+)\]/.exec(readlinkSync('/proc/self/ns/pid'))?.[1] ?? pidNs;
@@ -66,7 +56,7 @@ export function registryRoot(): string {
 export class AttemptRegistry {
   readonly dir: string;
   constructor(readonly root = registryRoot(), pid = process.pid) {
-    this.dir = path.join(root, `${pid}.${processStartTime(pid) ?? '0'}`);
+    this.dir = path.join(root, `${pid}.${startTicks(pid) ?? '0'}`);
   }
 
   /** Record an attempt while it runs; the returned function forgets it. Never throws: the registry only speeds recovery up. */

@@ -13,7 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { ActivityNotFoundError, AsyncCompletionClient, Connection } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { HeldAttempt, processStartTime, registryRoot } from './attempt-registry.js';
+import { HeldAttempt, registryRoot } from './attempt-registry.js';
+import { startTicks } from '../lib/process-identity.js';
 
 export const WORKER_GONE = 'WorkerGone';
 export const WATCHDOG_EVERY_MS = 1_000;
@@ -39,7 +40,7 @@ export function deadHolders(root: string, self = process.pid): string[] {
   return dirs.filter((d) => {
     const m = /^(\d+)\.(\d+)$/.exec(d);
     if (!m || Number(m[1]) === self) return false;
-    return processStartTime(Number(m[1])) !== m[2];
+    return startTicks(Number(m[1])) !== m[2];
   });
 }
 

@@ -8,6 +8,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stateDir } from '../../lib/paths.js';
+import { bootId, startTicks } from '../../lib/process-identity.js';
 
 export type CgroupOwner = 'this-process' | 'alive' | 'gone' | 'unknown';
 
@@ -21,17 +22,6 @@ function readOrNull(file: string): string | null {
   } catch {
     return null;
   }
-}
-
-/** Start time of `pid` in clock ticks since boot (field 22 of /proc/<pid>/stat), or null if there is no such process. */
-function startTicks(pid: number | 'self'): string | null {
-  const stat = readOrNull(`/proc/${pid}/stat`);
-  // The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
-  return stat === null ? null : (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null);
-}
-
-function bootId(): string {
-  return readOrNull('/proc/sys/kernel/random/boot_id')?.trim() ?? 'unknown-boot';
 }
 
 let selfMark: string | null = null;

@@ -58,10 +58,12 @@ export interface SpawnedWorker {
   /** Resolves with the ms from spawn to "polling" on stdout. */
   ready: Promise<number>;
   exited: Promise<void>;
+  /** Its stdout, and its stderr when started with `output: 'capture'` (else stderr goes to the test's). */
+  out(): string;
 }
 
 /** `physvec worker --queue <queue>` in a child process. */
-export function spawnWorker(queue: 'orchestration' | 'simulation' | 'large' | 'all', env: Record<string, string> = {}, host?: SecondHost): SpawnedWorker {
+export function spawnWorker(queue: 'orchestration' | 'simulation' | 'large' | 'all', env: Record<string, string> = {}, host?: SecondHost, output: 'inherit' | 'capture' = 'inherit'): SpawnedWorker {
   const t0 = Date.now();
   // The test's build (Worker Versioning pins a run to it): a worker started later in the test —
   // after the checkout changed under a long drill — must not register as another build.
@@ -69,11 +71,12 @@ export function spawnWorker(queue: 'orchestration' | 'simulation' | 'large' | 'a
   const [cmd, ...args] = (host?.wrap ?? ((a: string[]) => a))([process.execPath, '--import', 'tsx', path.join(repoRoot, 'cli/main.ts'), 'worker', '--queue', queue]);
   const proc = spawn(cmd!, args, {
     env: host ? host.env(fullEnv) : fullEnv,
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', output === 'capture' ? 'pipe' : 'inherit'],
   });
   const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+  let out = '';
+  proc.stderr?.on('data', (b: Buffer) => (out += b.toString()));
   const ready = new Promise<number>((resolve, reject) => {
-    let out = '';
     proc.stdout!.on('data', (b: Buffer) => {
       out += b.toString();
       if (/polling/.test(out)) resolve(Date.now() - t0);
@@ -81,7 +84,7 @@ export function spawnWorker(queue: 'orchestration' | 'simulation' | 'large' | 'a
     void exited.then(() => reject(new Error(`worker --queue ${queue} exited before it polled`)));
   });
   ready.catch(() => undefined);
-  return { proc, ready, exited };
+  return { proc, ready, exited, out: () => out };
 }
 
 export async function stopWorker(w: SpawnedWorker, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {

@@ -5,22 +5,26 @@
 // from them), and is retried; a worker started after the host lost every worker does this before it
 // polls. Real dev server, real `physvec worker` processes, kill -9.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { repoRoot } from '../../lib/paths.js';
 import { ensureServer, testClient } from '../helpers/temporal.js';
-import { AttemptRegistry, ATTEMPTS_DIR_ENV, processStartTime } from '../../workers/attempt-registry.js';
+import { AttemptRegistry, ATTEMPTS_DIR_ENV } from '../../workers/attempt-registry.js';
+import { startTicks } from '../../lib/process-identity.js';
+import { waitFor } from '../helpers/poll.js';
 import { deadHolders, DeadWorkerWatchdog, WORKER_GONE } from '../../workers/dead-worker-watchdog.js';
 
 // This file's workers and watchdogs see only each other's attempts (the suite runs other workers on the same server).
 process.env[ATTEMPTS_DIR_ENV] = mkdtempSync(path.join(os.tmpdir(), 'physvec-attempts-test-'));
 process.env.PHYSVEC_QUEUE_PREFIX = `wd-${randomUUID().slice(0, 8)}`;
 const { taskQueues } = await import('../../lib/temporal/task-queues.js');
+const { spawnWorker, stopWorker } = await import('../pipeline/drill-support.js');
+type SpawnedWorker = ReturnType<typeof spawnWorker>;
+const startWorker = () => spawnWorker('all', {}, undefined, 'capture');
 
 test('a holder is dead when its pid ended or now belongs to a process started at another time; live holders and this process are not', async () => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'physvec-holders-'));
@@ -28,33 +32,16 @@ test('a holder is dead when its pid ended or now belongs to a process started at
   const ended = spawn('true');
   await new Promise((r) => ended.once('exit', r));
   try {
-    const start = processStartTime(live.pid!)!;
+    const start = startTicks(live.pid!)!;
     assert.match(start, /^\d+$/);
     for (const d of [`${live.pid}.${start}`, `${live.pid}.${Number(start) + 1}`, `${ended.pid}.${start}`, `${process.pid}.0`]) mkdirSync(path.join(root, d));
     assert.deepEqual(deadHolders(root).sort(), [`${live.pid}.${Number(start) + 1}`, `${ended.pid}.${start}`].sort());
     // A registry names its own dir after this process and its start time, so it is never judged dead by itself.
-    assert.equal(path.basename(new AttemptRegistry(root).dir), `${process.pid}.${processStartTime(process.pid)}`);
+    assert.equal(path.basename(new AttemptRegistry(root).dir), `${process.pid}.${startTicks(process.pid)}`);
   } finally {
     live.kill('SIGKILL');
   }
 });
-
-function startWorker(): { child: ChildProcess; out: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'cli/main.ts'), 'worker', '--queue', 'all'], {
-    env: { ...process.env, PHYSVEC_LOG_LEVEL: 'ERROR' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
-  child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
-  return { child, out: () => out };
-}
-
-async function kill(w: { child: ChildProcess }): Promise<void> {
-  if (w.child.exitCode !== null || w.child.signalCode !== null) return;
-  w.child.kill('SIGKILL');
-  await new Promise((r) => w.child.once('exit', r));
-}
 
 const sleepScript = (s: number) => `import time\nfor i in range(${s}):\n    print(i, flush=True)\n    time.sleep(1)\nprint("done")\n`;
 
@@ -88,30 +75,20 @@ async function pendingRun(handle: WorkflowHandle): Promise<Pending | undefined> 
   };
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-
 const STARTED = 2;
 const SCHEDULED = 1;
 
 /** The run's attempt `n` started on `w` and has heartbeated (its details name the run). */
-const runningOn = (handle: WorkflowHandle, w: { child: ChildProcess }, n: number) =>
-  until(`attempt ${n} running on ${w.child.pid}`, async () => {
+const runningOn = (handle: WorkflowHandle, w: SpawnedWorker, n: number) =>
+  waitFor(`attempt ${n} running on ${w.proc.pid}`, async () => {
     const p = await pendingRun(handle);
-    return p && p.attempt === n && p.state === STARTED && p.worker.startsWith(`${w.child.pid}@`) && p.details.includes('"phase":"running"') ? p : undefined;
-  }, 300_000);
+    return p && p.attempt === n && p.state === STARTED && p.worker.startsWith(`${w.proc.pid}@`) && p.details.includes('"phase":"running"') ? p : undefined;
+  }, 300_000, 100);
 
 test('a worker killed -9 is noticed by a live worker of its host in seconds; a worker started after the host lost all its workers does it before polling', { timeout: 900_000 }, async () => {
   await ensureServer();
   const { client, connection } = await testClient();
-  const workers: { child: ChildProcess }[] = [];
+  const workers: SpawnedWorker[] = [];
   const watchdogLines: string[] = [];
   const watchdog = new DeadWorkerWatchdog({ address: process.env.TEMPORAL_ADDRESS!, namespace: 'default', connectionOptions: { address: process.env.TEMPORAL_ADDRESS! } }, (l) => watchdogLines.push(l));
   try {
@@ -122,14 +99,14 @@ test('a worker killed -9 is noticed by a live worker of its host in seconds; a w
     const beforeKill = await runningOn(first, a, 1);
     await watchdog.start();
     const killedAt = Date.now();
-    await kill(a);
-    const failed = await until('the killed attempt failed as WorkerGone', async () => {
+    await stopWorker(a);
+    const failed = await waitFor('the killed attempt failed as WorkerGone', async () => {
       const p = await pendingRun(first);
       return p && p.attempt === 2 ? p : undefined;
-    }, 30_000);
+    }, 30_000, 100);
     const noticedS = (Date.now() - killedAt) / 1000;
     assert.equal(failed.failureType, WORKER_GONE, `the attempt ended by: ${failed.failure}`);
-    assert.match(failed.failure, new RegExp(`worker ${a.child.pid}@\\S+ running this attempt is gone .* noticed by worker ${process.pid}@`));
+    assert.match(failed.failure, new RegExp(`worker ${a.proc.pid}@\\S+ running this attempt is gone .* noticed by worker ${process.pid}@`));
     assert.ok(noticedS < 10, `noticed ${noticedS.toFixed(1)} s after the kill (heartbeat timeout 60 s)`);
     assert.equal(failed.state, SCHEDULED);
     // The retry gets the dead attempt's last heartbeat details (its run id, output counts, checkpoint manifest).
@@ -146,20 +123,20 @@ test('a worker killed -9 is noticed by a live worker of its host in seconds; a w
     assert.equal((await first.result()).status, 'passed');
     const second = await startSleeper(client, 40);
     await runningOn(second, b, 1);
-    await kill(b);
+    await stopWorker(b);
     const c = startWorker();
     workers.push(c);
-    const retried = await until('the second run retried', async () => {
+    const retried = await waitFor('the second run retried', async () => {
       const p = await pendingRun(second);
       return p && p.attempt === 2 ? p : undefined;
-    }, 120_000);
+    }, 120_000, 100);
     assert.equal(retried.failureType, WORKER_GONE, retried.failure);
-    assert.match(retried.failure, new RegExp(`worker ${b.child.pid}@\\S+ running this attempt is gone .* noticed by worker ${c.child.pid}@`));
+    assert.match(retried.failure, new RegExp(`worker ${b.proc.pid}@\\S+ running this attempt is gone .* noticed by worker ${c.proc.pid}@`));
     assert.equal((await second.result()).status, 'passed');
     assert.match(c.out(), /was held by worker \d+@\S+, which is gone: failed it on the server/);
   } finally {
     await watchdog.stop();
-    for (const w of workers) await kill(w);
+    for (const w of workers) await stopWorker(w);
     await connection.close();
   }
 });
