@@ -34,6 +34,7 @@ import { startCpuHog } from './cpu-hog.js';
 import { ATTEMPT_LINES_ENV, ATTEMPT_STARTED, HEARTBEAT_GAP, TIMED_OUT_ALIVE } from '../workers/timed-out-alive.js';
 import { runQueueWaitNs, STALL_LINE } from '../workers/stall-lines.js';
 import { WORKER_GONE_LINE } from '../workers/dead-worker-watchdog.js';
+import { TASK_LOST_LINE } from '../workers/undelivered-attempt-sweeper.js';
 
 answerHelp(import.meta.url);
 const argv = process.argv.slice(2);
@@ -225,6 +226,8 @@ interface HistoryFacts {
   timedOutAlive: string[];
   /** Attempts of a killed worker that a live worker of the host failed at once (workers/dead-worker-watchdog.ts). */
   workerGone: number;
+  /** Attempts the server handed to a live worker that never reached it, failed by that worker (workers/undelivered-attempt-sweeper.ts). */
+  taskLost: number;
   heartbeatTimeouts: number;
   falseHeartbeatTimeouts: string[];
   unattributedHeartbeatTimeouts: string[];
@@ -245,6 +248,7 @@ async function historyFacts(client: Client, workflowIds: string[], obs: Observer
   const lines = procs.flatMap((p) => p.out().split('\n'));
   const timedOutAlive = lines.filter((l) => l.includes(TIMED_OUT_ALIVE));
   const workerGone = lines.filter((l) => WORKER_GONE_LINE.test(l)).length;
+  const taskLost = lines.filter((l) => TASK_LOST_LINE.test(l)).length;
   const stalls = lines.map((l) => STALL_LINE.exec(l)).filter((m) => m !== null);
   const gaps = lines.map((l) => HEARTBEAT_GAP.exec(l)).filter((m) => m !== null).map((m) => Number(m[3]));
   for (const p of procs) obs.learnAttempts(p.out(), p.pid);
@@ -275,6 +279,7 @@ async function historyFacts(client: Client, workflowIds: string[], obs: Observer
   return {
     timedOutAlive,
     workerGone,
+    taskLost,
     heartbeatTimeouts: obs.heartbeatEnded.size,
     falseHeartbeatTimeouts: ended.filter((k) => obs.classify(k) === 'false'),
     unattributedHeartbeatTimeouts: ended.filter((k) => obs.classify(k) === 'unattributed'),
@@ -463,6 +468,7 @@ function table(phases: Phase[]): void {
     ['worker start-to-poll, first 3 at once (s)', (p) => list(p.drill?.startToPollS.slice(0, 3) ?? [])],
     ['worker start-to-poll, restarted (s)', (p) => list(p.drill?.kills.filter((k) => k.mode === 'restarted').map((k) => k.startToPollS) ?? [])],
     ['kills noticed by a live worker (attempts failed as WorkerGone)', (p) => String(p.facts.workerGone)],
+    ['lost in delivery, failed by the live worker (TaskLost)', (p) => String(p.facts.taskLost)],
     ['heartbeat timeouts (all)', (p) => String(p.facts.heartbeatTimeouts)],
     ['false heartbeat timeouts (live workers said)', (p) => `${p.facts.timedOutAlive.length}${p.facts.timedOutAlive.length ? ` (${p.facts.timedOutAlive.slice(0, 3).map((l) => /activity (\w+ \(workflow [^)]*\))/.exec(l)?.[1] ?? l).join('; ')})` : ''}`],
     ['false heartbeat timeouts (histories)', (p) => `${p.facts.falseHeartbeatTimeouts.length}${p.facts.falseHeartbeatTimeouts.length ? ` (${p.facts.falseHeartbeatTimeouts.slice(0, 3).join(', ')})` : ''}${p.facts.unattributedHeartbeatTimeouts.length ? `; ${p.facts.unattributedHeartbeatTimeouts.length} unattributed` : ''}`],

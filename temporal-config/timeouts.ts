@@ -21,7 +21,8 @@ export const DEFAULT_RETRY: RetryPolicy = {
 };
 
 /** The heartbeat timeout of every activity kind (see the top of this file). */
-export const HEARTBEAT_TIMEOUT = '60s';
+export const HEARTBEAT_TIMEOUT_MS = 60_000;
+export const HEARTBEAT_TIMEOUT = `${HEARTBEAT_TIMEOUT_MS / 1000}s` as const;
 
 /** How often an activity without its own heartbeat is beaten for by the worker (workers/heartbeat-ticker.ts). */
 export const HEARTBEAT_TICK_MS = 2_000;

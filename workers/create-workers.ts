@@ -21,6 +21,7 @@ import { installRuntimeWithTelemetry } from './telemetry/runtime.js';
 import { flushTracing, tracingWorkerParts } from './telemetry/tracing.js';
 import { AttemptRegistry, attemptRegistryInterceptor } from './attempt-registry.js';
 import { DeadWorkerWatchdog } from './dead-worker-watchdog.js';
+import { BegunAttempts, begunAttemptsInterceptor, UndeliveredAttemptSweeper, workerIdentity } from './undelivered-attempt-sweeper.js';
 import { temporalTarget } from '../lib/temporal/connection.js';
 
 export type QueueSelection = QueueName | 'all';
@@ -59,6 +60,7 @@ export function installRuntime(opts: { telemetry?: TelemetrySettings; print?: (l
 
 let journal: RerunJournal | undefined;
 let registry: AttemptRegistry | undefined;
+const begun = new BegunAttempts();
 /**
  * Activity interceptors of every production worker: a line when the server times out an attempt of a
  * live worker, heartbeats for activities without their own, the attempts this process holds on disk
@@ -70,18 +72,22 @@ export function activityInterceptors(namespace: string): NonNullable<NonNullable
   registry ??= new AttemptRegistry();
   const delays = drillDelays(process.env[DRILL_DELAY_ENV]);
   const server = { address: temporalTarget().address, namespace };
-  return [timedOutAliveReporter((line) => printLine(line)), attemptRegistryInterceptor(registry, server), heartbeatTicker, rerunJournalInterceptor(journal, artifactStore()), ...(delays.size ? [drillDelayInterceptor(delays)] : [])];
+  return [begunAttemptsInterceptor(begun), timedOutAliveReporter((line) => printLine(line)), attemptRegistryInterceptor(registry, server), heartbeatTicker, rerunJournalInterceptor(journal, artifactStore()), ...(delays.size ? [drillDelayInterceptor(delays)] : [])];
 }
 
 const watchdogs = new Map<string, DeadWorkerWatchdog>();
-/** One watchdog per process and namespace; its first pass (what dead workers of this host held) is done before the workers poll. */
-async function watchDeadWorkers(namespace: string): Promise<void> {
+/**
+ * One watchdog and one sweeper of undelivered attempts per process and namespace; the watchdog's first
+ * pass (what dead workers of this host held) is done before the workers poll.
+ */
+async function watchAttempts(namespace: string): Promise<void> {
   const target = temporalTarget();
   const key = `${target.address}/${namespace}`;
   if (watchdogs.has(key)) return;
   const watchdog = new DeadWorkerWatchdog({ ...target, namespace }, (line) => printLine(line));
   watchdogs.set(key, watchdog);
   await watchdog.start();
+  new UndeliveredAttemptSweeper({ ...target, namespace }, begun, (line) => printLine(line)).start();
 }
 
 /**
@@ -99,7 +105,7 @@ export async function createWorkers(
   const workers: Worker[] = [];
   const tracing = tracingWorkerParts();
   const interceptors = { activity: [...tracing.activity, ...activityInterceptors(namespace)] };
-  await watchDeadWorkers(namespace);
+  await watchAttempts(namespace);
   const versioning = deploymentOptions();
   const deployment = versioning ? { workerDeploymentOptions: versioning } : {};
   if (queue === 'orchestration' || queue === 'all') {
@@ -110,6 +116,7 @@ export async function createWorkers(
         taskQueue: taskQueues().orchestration,
         workflowBundle: overrides.workflowBundle ?? (await workflowBundle()),
         activities: await orchestrationActivities(),
+        identity: workerIdentity(), // what the undelivered-attempt sweeper looks for
         interceptors,
         sinks: tracing.sinks,
         ...HEARTBEATS,
@@ -129,6 +136,7 @@ export async function createWorkers(
       namespace,
       taskQueue,
       activities,
+      identity: workerIdentity(),
       interceptors,
       ...HEARTBEATS,
       maxConcurrentActivityTaskExecutions: slots,

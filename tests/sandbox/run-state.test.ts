@@ -52,7 +52,7 @@ async function attempt(script: string, previous: RunStateDetails, attemptNo: num
  * One run whose only snapshots come from the checkpoint watch (no heartbeat tick falls inside it:
  * every 10 min); the details each watch-triggered snapshot produced, in order.
  */
-async function watchedRun(script: string): Promise<RunStateDetails[]> {
+async function watchedRun(script: string, onSnapshot?: (beats: RunStateDetails[], workDir: string) => void): Promise<RunStateDetails[]> {
   const watcher = new RunStateWatcher(store, {});
   const beats: RunStateDetails[] = [];
   const result = await runSandboxed(
@@ -60,9 +60,12 @@ async function watchedRun(script: string): Promise<RunStateDetails[]> {
     {
       store,
       heartbeatMs: 600_000,
-      beforeStart: async ({ privateDir }) => {
+      beforeStart: async ({ privateDir, workDir }) => {
         await watcher.attach(privateDir, 1);
-        watcher.watchCheckpoints(() => beats.push(watcher.details()));
+        watcher.watchCheckpoints(() => {
+          beats.push(watcher.details());
+          onSnapshot?.(beats, workDir);
+        });
       },
     },
   );
@@ -131,10 +134,17 @@ time.sleep(1.5)
     });
 
     test('a script that saves without pause is still snapshotted while it runs, not only at heartbeats', { timeout: 120_000 }, async () => {
-      // Saves every 50 ms for 3 s: the directory is never quiet for the settle time.
-      const beats = await watchedRun('import time\nimport physvec_runtime as pv\nfor i in range(60):\n    pv.save_json("a.json", {"i": i})\n    time.sleep(0.05)\n');
-      const manifests = new Set(beats.filter((b) => b.checkpoint).map((b) => b.checkpoint!.manifest.sha256));
-      assert.ok(manifests.size >= 2, `snapshots were taken during the run despite the constant saving: ${manifests.size}`);
+      // Saves every 50 ms, so the directory is never quiet for the settle time, until the test has
+      // seen two snapshots (then it drops a stop file) or for 40 s: how long a busy host takes to
+      // start the interpreter or store a snapshot cannot fail it, a watcher that waits for quiet can.
+      const distinct = (beats: RunStateDetails[]) => new Set(beats.filter((b) => b.checkpoint).map((b) => b.checkpoint!.manifest.sha256));
+      const beats = await watchedRun(
+        'import os, time\nimport physvec_runtime as pv\nt0 = time.time()\ni = 0\nwhile not os.path.exists("stop") and time.time() - t0 < 40:\n    pv.save_json("a.json", {"i": i})\n    i += 1\n    time.sleep(0.05)\nprint("STOPPED" if os.path.exists("stop") else "RAN OUT", i)\n',
+        (seen, workDir) => {
+          if (distinct(seen).size >= 2) writeFileSync(path.join(workDir, 'stop'), '');
+        },
+      );
+      assert.ok(distinct(beats).size >= 2, `snapshots were taken during the run despite the constant saving: ${distinct(beats).size}`);
     });
 
     test('a script without the runtime runs as before and reports no checkpoint', { timeout: 60_000 }, async () => {
