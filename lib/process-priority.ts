@@ -119,7 +119,31 @@ export function atNeighbourPriority(argv: readonly string[]): string[] {
   return delta > 0 ? [NICE_BIN, '-n', String(delta), ...argv] : [...argv];
 }
 
+/** This process (or the worker that started it) raised its priority above the neighbours'. */
+export function workerRaised(): boolean {
+  const neighbourNice = Number(process.env[NEIGHBOUR_NICE_ENV] || Number.NaN);
+  return Number.isInteger(neighbourNice) && os.getPriority() < neighbourNice;
+}
+
 const NICE_BIN = ['/usr/bin/nice', '/bin/nice'].find((p) => existsSync(p)) ?? 'nice';
+
+/**
+ * Give the session that process `pid` leads (a child just started in a session of its own, which
+ * inherited this process's thread nice) this process's autogroup nice too, so all of it runs at the
+ * worker's priority. For physvec's own set-up processes only — never for a process that runs a
+ * script. Never throws; false when there was nothing to do or it was not permitted.
+ */
+export function shareWorkerPriority(pid: number): boolean {
+  if (!workerRaised() || !autogroupEnabled()) return false;
+  const own = autogroupNice('self');
+  if (own === null || own === autogroupNice(pid)) return false;
+  try {
+    writeFileSync(`/proc/${pid}/autogroup`, String(own));
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** One line for the operator: what priority the worker runs at, and what to do when it could not be raised. */
 export function describePriority(o: PriorityOutcome | null): string {

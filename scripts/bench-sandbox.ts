@@ -7,7 +7,11 @@
 // the latter also with the kernel's normal RCU grace periods (what a worker on a host whose operator
 // set PHYSVEC_SANDBOX_RCU_EXPEDITED=0 pays; runners/sandbox/rcu-expedite.ts), where this user may
 // switch /sys/kernel/rcu_expedited (it is restored at the end).
-//   node --import tsx scripts/bench-sandbox.ts [--runs N] [--gap-ms 300]
+// The script raises its own priority as a worker does (PHYSVEC_WORKER_NICE), and with --hog N runs
+// beside N busy processes at the neighbours' priority, each in a session of its own (other users'
+// jobs); the own chain is then measured twice more: at the worker's priority (what a worker does)
+// and at the neighbours' (PHYSVEC_SANDBOX_CHAIN_PRIORITY=neighbours, as before).
+//   node --import tsx scripts/bench-sandbox.ts [--runs N] [--gap-ms 300] [--hog N]
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
@@ -18,12 +22,17 @@ import { venvPython } from '../lib/paths.js';
 import { runSandboxed, warmUpSandbox } from '../runners/sandbox/index.js';
 import { expediteRcuGracePeriods, RCU_EXPEDITED_FILE } from '../runners/sandbox/rcu-expedite.js';
 import { answerHelp } from './bench-support.js';
+import { startCpuHog } from './cpu-hog.js';
+import { describePriority, raiseOwnPriority } from '../lib/process-priority.js';
+import { CHAIN_PRIORITY_ENV } from '../runners/sandbox/chain.js';
 
 answerHelp(import.meta.url);
 
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 5;
 const gapMs = args.includes('--gap-ms') ? Number(args[args.indexOf('--gap-ms') + 1]) : 300;
+const hog = args.includes('--hog') ? Number(args[args.indexOf('--hog') + 1]) : 0;
+const priority = raiseOwnPriority();
 process.env.PHYSVEC_STATE_DIR ??= mkdtempSync(path.join(tmpdir(), 'physvec-bench-sandbox-'));
 const store = new ArtifactStore(path.join(process.env.PHYSVEC_STATE_DIR, 'artifacts'));
 
@@ -55,7 +64,7 @@ times.sort(); print(times[len(times) // 2] * 1000)
   return Number(out.trim());
 }
 
-type Start = 'cold' | 'warm' | 'warm, own chain' | 'own chain, normal RCU';
+type Start = 'cold' | 'warm' | 'warm, own chain' | 'own chain, normal RCU' | 'own chain, neighbours\' nice';
 
 const rcuAtStart = (() => {
   try {
@@ -75,11 +84,12 @@ const setRcu = (v: string) => {
 // As a worker does at start; the 'normal RCU' trials switch it back for their run only.
 const expedited = expediteRcuGracePeriods();
 const rcuSwitchable = rcuAtStart !== null && setRcu(rcuAtStart === '0' && !expedited ? '0' : '1');
-const starts: Start[] = rcuSwitchable ? ['cold', 'warm', 'warm, own chain', 'own chain, normal RCU'] : ['cold', 'warm', 'warm, own chain'];
+const starts: Start[] = [...(['cold', 'warm', 'warm, own chain'] as const), ...(rcuSwitchable ? (['own chain, normal RCU'] as const) : []), ...(priority?.raised ? (['own chain, neighbours\' nice'] as const) : [])];
 
 async function sandboxed(code: string, start: Start): Promise<{ wall: number; run: number; path: string }> {
   process.env.PHYSVEC_SANDBOX_WARM = start === 'cold' ? '0' : '1';
   process.env.PHYSVEC_SANDBOX_PRESTART = start === 'warm' ? '1' : '0';
+  process.env[CHAIN_PRIORITY_ENV] = start === 'own chain, neighbours\' nice' ? 'neighbours' : 'worker';
   if (rcuSwitchable) setRcu(start === 'own chain, normal RCU' ? '0' : '1');
   await new Promise((r) => setTimeout(r, gapMs));
   const t = performance.now();
@@ -91,19 +101,22 @@ async function sandboxed(code: string, start: Start): Promise<{ wall: number; ru
 
 // The zygote starts once per worker (at worker start); its start is reported, not counted per run.
 process.env.PHYSVEC_SANDBOX_WARM = '1';
+const stopHog = hog > 0 ? startCpuHog(hog, { sessions: true }) : async () => undefined;
+if (hog > 0) await new Promise((r) => setTimeout(r, 20_000)); // let the load average rise
 const zt = performance.now();
 const warmUp = await warmUpSandbox();
 if (!warmUp.ok) throw new Error(`no warm python: ${warmUp.reason}`);
+console.log(`# this process ${describePriority(priority)}; ${hog > 0 ? `beside ${hog} busy processes (neighbours' priority, a session each)` : 'no busy processes started'}`);
 console.log(`# warm python ready in ${((performance.now() - zt) / 1000).toFixed(1)} s (preloaded ${warmUp.loaded.join(', ')}); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}, ${runs} trials each, interleaved, medians`);
 console.log('');
 console.log('(b) fixed cost of one sandboxed run: wall of runSandboxed (work dir, uid, cgroup, chain, collection, cleanup) minus the script\'s own work');
 console.log(`    warm = on the chain started and armed ahead of the run (trials ${gapMs} ms apart); warm, own chain = PHYSVEC_SANDBOX_PRESTART=0`);
 console.log(`    kernel RCU: ${rcuAtStart === null ? 'no rcu_expedited knob' : `rcu_expedited was ${rcuAtStart}`}${expedited ? ' (set to 1, as a worker does)' : ''}; ${rcuSwitchable ? "'own chain, normal RCU' = the own chain with rcu_expedited 0 for its trials" : 'not switchable here: no normal-RCU column'}`);
-console.log(`${'script'.padEnd(24)} | ${'own work'.padStart(9)} | ${'cold wall'.padStart(9)} | ${'warm wall'.padStart(9)} | ${'own chain'.padStart(9)} | ${'cold fixed'.padStart(10)} | ${'warm fixed'.padStart(10)} | ${'own chain fixed'.padStart(15)} | ${'normal RCU fixed'.padStart(16)} | cold/warm | spawn→exit cold / warm / own chain`);
+console.log(`${'script'.padEnd(24)} | ${'own work'.padStart(9)} | ${'cold wall'.padStart(9)} | ${'warm wall'.padStart(9)} | ${'own chain'.padStart(9)} | ${'cold fixed'.padStart(10)} | ${'warm fixed'.padStart(10)} | ${'own chain fixed'.padStart(15)} | ${'normal RCU fixed'.padStart(16)} | ${'chain at neighbours fixed'.padStart(21)} | cold/warm | spawn→exit cold / warm / own chain`);
 for (const [name, code] of Object.entries(SCRIPTS)) {
   const work = workInWarmInterpreter(code);
-  const walls: Record<Start, number[]> = { cold: [], warm: [], 'warm, own chain': [], 'own chain, normal RCU': [] };
-  const spawned: Record<Start, number[]> = { cold: [], warm: [], 'warm, own chain': [], 'own chain, normal RCU': [] };
+  const walls: Record<Start, number[]> = { cold: [], warm: [], 'warm, own chain': [], 'own chain, normal RCU': [], 'own chain, neighbours\' nice': [] };
+  const spawned: Record<Start, number[]> = { cold: [], warm: [], 'warm, own chain': [], 'own chain, normal RCU': [], 'own chain, neighbours\' nice': [] };
   const paths = new Set<string>();
   for (let i = 0; i < runs; i++) {
     for (const start of starts) {
@@ -114,14 +127,17 @@ for (const [name, code] of Object.entries(SCRIPTS)) {
     }
   }
   const [cw, ww, ow] = [median(walls.cold), median(walls.warm), median(walls['warm, own chain'])];
-  const off = [...paths].filter((p) => !['warm: warm pre-started', 'warm, own chain: warm per-run', 'own chain, normal RCU: warm per-run'].includes(p));
+  const off = [...paths].filter((p) => !['warm: warm pre-started', 'warm, own chain: warm per-run', 'own chain, normal RCU: warm per-run', 'own chain, neighbours\' nice: warm per-run'].includes(p));
   const normal = walls['own chain, normal RCU'].length ? ms(median(walls['own chain, normal RCU']) - work) : '-';
+  const neighbours = walls['own chain, neighbours\' nice'].length ? ms(median(walls['own chain, neighbours\' nice']) - work) : '-';
   console.log(
-    `${name.padEnd(24)} | ${ms(work)} | ${ms(cw)} | ${ms(ww)} | ${ms(ow)} | ${ms(cw - work).padStart(10)} | ${ms(ww - work).padStart(10)} | ${ms(ow - work).padStart(15)} | ${normal.padStart(16)} | ${(cw / ww).toFixed(1).padStart(8)}× | ` +
+    `${name.padEnd(24)} | ${ms(work)} | ${ms(cw)} | ${ms(ww)} | ${ms(ow)} | ${ms(cw - work).padStart(10)} | ${ms(ww - work).padStart(10)} | ${ms(ow - work).padStart(15)} | ${normal.padStart(16)} | ${neighbours.padStart(21)} | ${(cw / ww).toFixed(1).padStart(8)}× | ` +
       `${ms(median(spawned.cold))} / ${ms(median(spawned.warm))} / ${ms(median(spawned['warm, own chain']))}${off.length ? `  (not as intended: ${off.join(', ')})` : ''}`,
   );
 }
 delete process.env.PHYSVEC_SANDBOX_PRESTART;
+delete process.env[CHAIN_PRIORITY_ENV];
+await stopHog();
 if (rcuSwitchable && rcuAtStart !== null) setRcu(rcuAtStart);
 for (const f of failures) console.log(`# FAILED trial: ${f}`);
 console.log(`# load average after: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);

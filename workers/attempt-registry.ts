@@ -59,6 +59,18 @@ export class AttemptRegistry {
     this.dir = path.join(root, `${pid}.${startTicks(pid) ?? '0'}`);
   }
 
+  /**
+   * Make this process's dir before it polls, so that a death is seen even when it held nothing yet
+   * (a poll it had out may still be answered by the server: workers/undelivered-attempt-sweeper.ts).
+   */
+  announce(): void {
+    try {
+      mkdirSync(this.dir, { recursive: true });
+    } catch {
+      /* the registry only speeds recovery up */
+    }
+  }
+
   /** Record an attempt while it runs; the returned function forgets it. Never throws: the registry only speeds recovery up. */
   hold(a: HeldAttempt): () => void {
     const file = path.join(this.dir, `${createHash('sha1').update(a.taskToken).digest('hex').slice(0, 16)}.json`);

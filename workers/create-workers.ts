@@ -60,6 +60,7 @@ export function installRuntime(opts: { telemetry?: TelemetrySettings; print?: (l
 
 let journal: RerunJournal | undefined;
 let registry: AttemptRegistry | undefined;
+const ownRegistry = () => (registry ??= new AttemptRegistry());
 const begun = new BegunAttempts();
 /**
  * Activity interceptors of every production worker: a line when the server times out an attempt of a
@@ -69,10 +70,9 @@ const begun = new BegunAttempts();
  */
 export function activityInterceptors(namespace: string): NonNullable<NonNullable<WorkerOptions['interceptors']>['activity']> {
   journal ??= new RerunJournal(undefined, (line) => printLine(line));
-  registry ??= new AttemptRegistry();
   const delays = drillDelays(process.env[DRILL_DELAY_ENV]);
   const server = { address: temporalTarget().address, namespace };
-  return [begunAttemptsInterceptor(begun), timedOutAliveReporter((line) => printLine(line)), attemptRegistryInterceptor(registry, server), heartbeatTicker, rerunJournalInterceptor(journal, artifactStore()), ...(delays.size ? [drillDelayInterceptor(delays)] : [])];
+  return [begunAttemptsInterceptor(begun), timedOutAliveReporter((line) => printLine(line)), attemptRegistryInterceptor(ownRegistry(), server), heartbeatTicker, rerunJournalInterceptor(journal, artifactStore()), ...(delays.size ? [drillDelayInterceptor(delays)] : [])];
 }
 
 const watchdogs = new Map<string, DeadWorkerWatchdog>();
@@ -84,10 +84,12 @@ async function watchAttempts(namespace: string): Promise<void> {
   const target = temporalTarget();
   const key = `${target.address}/${namespace}`;
   if (watchdogs.has(key)) return;
-  const watchdog = new DeadWorkerWatchdog({ ...target, namespace }, (line) => printLine(line));
+  ownRegistry().announce();
+  const sweeper = new UndeliveredAttemptSweeper({ ...target, namespace }, begun, (line) => printLine(line));
+  const watchdog = new DeadWorkerWatchdog({ ...target, namespace }, (line) => printLine(line), undefined, (dead) => sweeper.adopt(dead));
   watchdogs.set(key, watchdog);
   await watchdog.start();
-  new UndeliveredAttemptSweeper({ ...target, namespace }, begun, (line) => printLine(line)).start();
+  sweeper.start();
 }
 
 /**

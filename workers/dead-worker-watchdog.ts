@@ -53,6 +53,8 @@ export class DeadWorkerWatchdog {
     private readonly target: WatchdogTarget,
     private readonly say: (line: string) => void,
     private readonly root = registryRoot(),
+    /** Called once per dead worker, by the one watchdog that removed its dir, with its identity (pid@host). */
+    private readonly onGone?: (identity: string) => void,
   ) {}
 
   /** One pass now (awaited: a starting worker clears what its dead predecessors held before it polls), then one every WATCHDOG_EVERY_MS. */
@@ -86,6 +88,7 @@ export class DeadWorkerWatchdog {
       for (const f of files) await this.failOne(path.join(dir, f), holder);
       try {
         rmdirSync(dir);
+        this.onGone?.(`${holder.split('.')[0]}@${os.hostname()}`);
       } catch {
         /* not empty (another server's attempts) or already removed by another watchdog */
       }

@@ -7,6 +7,8 @@
 // process never began, that has not heartbeat since it started and that started more than
 // GRACE_MS ago is failed by id as retryable `TaskLost` (with a line saying so), so the retry comes
 // 20–30 s after the loss instead of at the heartbeat timeout, and is not counted against the script.
+// A worker killed with a poll out leaves the same behind (the server answers the dead poll before it
+// notices): the live worker whose watchdog buried it answers for its identity for a few minutes.
 //
 // Safe against failing a live attempt: an attempt this process began is remembered (for
 // REMEMBER_MS, well past any response it still has to send), one that heartbeat is held by someone,
@@ -24,9 +26,11 @@ export const SWEEP_EVERY_MS = 10_000;
 export const GRACE_MS = 20_000;
 const MARGIN_MS = 10_000;
 const REMEMBER_MS = 10 * 60_000;
+/** How long a dead worker's identity is answered for: its polls are long gone by then. */
+const ADOPT_MS = 3 * 60_000;
 const DESCRIBE_CONCURRENCY = 4;
 /** The line printed for each attempt failed as lost (scripts/drill-load.ts counts them). */
-export const TASK_LOST_LINE = /was handed to this worker by the server but never reached it: failed it so it is retried now/;
+export const TASK_LOST_LINE = /was handed to (?:this worker|the dead worker \S+) by the server but never reached it: failed it so it is retried now/;
 const STARTED = 2; // temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED
 
 /** The default worker identity of the SDK (create-workers sets none of its own). */
@@ -70,13 +74,15 @@ export interface PendingStarted {
   worker: string;
 }
 
-/** Which of the started attempts attributed to `identity` were lost on their way to it. */
-export function lostAttempts(pending: PendingStarted[], identity: string, begun: BegunAttempts, now = Date.now()): PendingStarted[] {
+/**
+ * Which of the started attempts attributed to `identity` — or to a dead worker of this host whose
+ * polls this process answers for (`adopted`) — were lost on their way to it.
+ */
+export function lostAttempts(pending: PendingStarted[], identity: string, begun: BegunAttempts, now = Date.now(), adopted: ReadonlySet<string> = new Set()): PendingStarted[] {
   const latest = HEARTBEAT_TIMEOUT_MS - MARGIN_MS;
   return pending.filter(
     (p) =>
-      p.worker === identity &&
-      !begun.has(p.runId, p.activityId, p.attempt) &&
+      ((p.worker === identity && !begun.has(p.runId, p.activityId, p.attempt)) || adopted.has(p.worker)) &&
       (p.lastHeartbeatAt === undefined || p.lastHeartbeatAt < p.startedAt) &&
       now - p.startedAt >= GRACE_MS &&
       now - p.startedAt <= latest,
@@ -92,6 +98,7 @@ export interface SweeperTarget {
 export class UndeliveredAttemptSweeper {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
+  private readonly adopted = new Map<string, number>();
 
   constructor(
     private readonly target: SweeperTarget,
@@ -103,6 +110,17 @@ export class UndeliveredAttemptSweeper {
   start(): void {
     this.timer = setInterval(() => void this.pass(), SWEEP_EVERY_MS);
     this.timer.unref();
+  }
+
+  /**
+   * Answer for a dead worker of this host (its dir removed by this process's watchdog, so by one
+   * process only): a poll it had out when it died can still be answered by a server that has not
+   * noticed, and what it started then reaches no one. Kept for ADOPT_MS.
+   */
+  adopt(identity: string): void {
+    const now = Date.now();
+    this.adopted.set(identity, now);
+    for (const [id, at] of this.adopted) if (now - at > ADOPT_MS) this.adopted.delete(id);
   }
 
   /** One sweep; resolves to how many attempts it failed. Sweeps never overlap; an unreachable server is tried again next time. */
@@ -125,7 +143,7 @@ export class UndeliveredAttemptSweeper {
       let failed = 0;
       for (let i = 0; i < runs.length; i += DESCRIBE_CONCURRENCY) {
         const batch = await Promise.all(runs.slice(i, i + DESCRIBE_CONCURRENCY).map((r) => this.startedOf(client, r).catch(() => [])));
-        for (const lost of lostAttempts(batch.flat(), this.identity, this.begun)) failed += await this.failLost(completion, lost);
+        for (const lost of lostAttempts(batch.flat(), this.identity, this.begun, Date.now(), new Set(this.adopted.keys()))) failed += await this.failLost(completion, lost);
       }
       return failed;
     } finally {
@@ -155,7 +173,9 @@ export class UndeliveredAttemptSweeper {
       await completion.fail(
         { workflowId: lost.workflowId, runId: lost.runId, activityId: lost.activityId },
         ApplicationFailure.retryable(
-          `the server handed this attempt to worker ${this.identity} ${since} s ago, but the worker never received it (lost between the server and the worker, as happens on a starved host); that worker failed it so it is retried now`,
+          lost.worker === this.identity
+            ? `the server handed this attempt to worker ${this.identity} ${since} s ago, but the worker never received it (lost between the server and the worker, as happens on a starved host); that worker failed it so it is retried now`
+            : `the server handed this attempt to worker ${lost.worker} ${since} s ago, after that worker had died (a poll it had out was answered); worker ${this.identity} of its host failed it so it is retried now`,
           TASK_LOST,
         ),
       );
@@ -163,7 +183,8 @@ export class UndeliveredAttemptSweeper {
       if (err instanceof ActivityNotFoundError) return 0; // ended meanwhile
       throw err;
     }
-    this.say(`physvec worker: ${lost.activityType} (workflow ${lost.workflowId}, activity ${lost.activityId}, attempt ${lost.attempt}) was handed to this worker by the server but never reached it: failed it so it is retried now (${since} s after the server started it)`);
+    const to = lost.worker === this.identity ? 'this worker' : `the dead worker ${lost.worker}`;
+    this.say(`physvec worker: ${lost.activityType} (workflow ${lost.workflowId}, activity ${lost.activityId}, attempt ${lost.attempt}) was handed to ${to} by the server but never reached it: failed it so it is retried now (${since} s after the server started it)`);
     return 1;
   }
 }

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { HOLDER_READY_FD } from './holder.js';
 import { SECCOMP_FD, WARM_CHAIN_ENV, type Launch } from './launch.js';
-import { atNeighbourPriority } from '../../lib/process-priority.js';
+import { atNeighbourPriority, shareWorkerPriority, workerRaised } from '../../lib/process-priority.js';
 
 export interface ChainProcess {
   child: ChildProcess;
@@ -20,10 +20,26 @@ export interface ChainProcess {
   ref(): void;
 }
 
+export const CHAIN_PRIORITY_ENV = 'PHYSVEC_SANDBOX_CHAIN_PRIORITY';
+
+/**
+ * Whether a warm run's set-up (its chain, and the arming of its process up to the script) runs at
+ * the worker's priority: when the worker raised itself, unless PHYSVEC_SANDBOX_CHAIN_PRIORITY=neighbours.
+ */
+export function setUpAtWorkerPriority(): boolean {
+  return workerRaised() && process.env[CHAIN_PRIORITY_ENV] !== 'neighbours';
+}
+
 export function spawnChain(launch: Launch, workDir: string): ChainProcess {
   const warm = launch.zygote !== null;
   // A worker that raised its own priority starts scripts at the neighbours' (lib/process-priority.ts).
-  const argv = atNeighbourPriority(launch.argv);
+  // A warm chain runs no script (bwrap, setpriv, the holder: the script is a fork of the warm python,
+  // in a session of its own at the neighbours' priority), so it keeps the worker's: its ~20 ms of
+  // execs and set-up are not queued behind the neighbours (issue 24.5, the fixed cost on a busy host).
+  // PHYSVEC_SANDBOX_CHAIN_PRIORITY=neighbours puts warm chains at the neighbours' priority too (what
+  // scripts/bench-sandbox.ts compares against).
+  const atWorkerPriority = warm && setUpAtWorkerPriority();
+  const argv = atWorkerPriority ? [...launch.argv] : atNeighbourPriority(launch.argv);
   const child = spawn(argv[0]!, argv.slice(1), {
     cwd: workDir,
     env: warm ? { ...WARM_CHAIN_ENV } : launch.env,
@@ -32,6 +48,7 @@ export function spawnChain(launch: Launch, workDir: string): ChainProcess {
       ? ['pipe', 'pipe', 'pipe', launch.seccompFilter ? 'pipe' : 'ignore', 'pipe']
       : ['ignore', 'pipe', 'pipe', launch.seccompFilter ? 'pipe' : 'ignore'],
   });
+  if (atWorkerPriority && child.pid) shareWorkerPriority(child.pid);
   if (launch.seccompFilter) {
     const filterPipe = child.stdio[SECCOMP_FD] as NodeJS.WritableStream;
     // If bwrap dies before reading it, the write fails; the run's exit status tells the rest.

@@ -88,7 +88,11 @@ export function buildLaunch(
       }),
       ...namespaceFlags(plan.root),
       '--hostname', 'physvec-sandbox',
-      '--die-with-parent', '--new-session',
+      // --new-session keeps a script from the terminal (TIOCSTI). A warm chain runs no script (its
+      // run process, a fork of the warm python, makes its own session) and is started in a session
+      // without a terminal: a new session there would only put the holder's set-up in an autogroup
+      // at the neighbours' priority (lib/process-priority.ts).
+      '--die-with-parent', ...(zygote ? [] : ['--new-session']),
       ...(plan.seccomp ? ['--seccomp', String(SECCOMP_FD)] : []),
       '--', ...argv,
     ];

@@ -5,12 +5,13 @@
 // the run's caps, and runs the script when told to; the holder exits with its status. A chain may be
 // started and armed ahead of its run (prestart.ts).
 import { readFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { SandboxRequest } from '../../schemas/sandbox.js';
 import type { ResolvedRunner } from '../languages/profile.js';
-import type { ChainProcess } from './chain.js';
+import { setUpAtWorkerPriority, type ChainProcess } from './chain.js';
 import { buildSandboxEnv } from './env.js';
 import { seedMatplotlibCache } from './font-cache.js';
 import { fdInode, findHolder, HOLDER_READY_FD } from './holder.js';
@@ -147,5 +148,6 @@ export function armInChain(chain: ChainProcess, launch: Launch, zygote: PythonZy
     rlimits,
     seccompHex: launch.seccompFilter!.toString('hex'),
     workDir,
+    armNice: setUpAtWorkerPriority() ? os.getPriority() : null,
   });
 }

@@ -67,6 +67,9 @@ class ArmRequest(TypedDict):
     rlimits: dict[str, list[int]]
     seccompHex: str
     workDir: str
+    # The worker's nice while it raised itself (lib/process-priority.ts): the set-up of the run runs
+    # at it, the script at the warm python's own (the neighbours'); None: all at the warm python's.
+    armNice: int | None
 
 
 class GoRequest(TypedDict):
@@ -292,6 +295,39 @@ def close_fds_except(keep: Iterable[int]) -> None:
     os.closerange(low, 1 << 16)
 
 
+def set_autogroup_nice(nice: int) -> None:
+    """The nice of this process's session as a whole against other sessions (kernel autogroup)."""
+    try:
+        with open('/proc/self/autogroup', 'w') as f:
+            f.write(str(nice))
+    except OSError:
+        pass  # no autogroup here, or not permitted: the thread nice alone
+
+
+def at_setup_priority(req: ArmRequest) -> None:
+    """In the per-run child (a fork of the zygote, which runs at the worker's priority once it has
+    imported): a session of its own at the priority its set-up of the run asks for — the worker's
+    (armNice), or the neighbours' — so a busy host does not queue physvec's own few milliseconds
+    behind the neighbours, and no run shares the zygote's autogroup."""
+    try:
+        os.setsid()
+    except OSError:
+        pass
+    nice = req.get('armNice')
+    nice = NEIGHBOUR_NICE if nice is None else nice
+    set_autogroup_nice(nice if nice < 0 else 0)
+    try:
+        os.setpriority(os.PRIO_PROCESS, 0, nice)
+    except OSError:
+        pass  # not root: it stays where the zygote is
+
+
+def at_neighbour_priority() -> None:
+    """Before anything of the script runs: the neighbours' priority, in an autogroup at 0, as on a cold chain."""
+    os.setpriority(os.PRIO_PROCESS, 0, NEIGHBOUR_NICE)
+    set_autogroup_nice(0)
+
+
 def become_run(req: ArmRequest, uid: int, last_cap: int, ns_fds: list[tuple[str, int]], root_fd: int, procs_fds: list[int],
                null_fd: int, out_fd: int, err_fd: int, keep: tuple[int, int]) -> None:
     """In the run process (inside the pid namespace, still root): the rest of what the cold chain does."""
@@ -301,6 +337,9 @@ def become_run(req: ArmRequest, uid: int, last_cap: int, ns_fds: list[tuple[str,
     os.chroot('.')
     os.chdir(req['workDir'])
     os.setsid()  # bwrap --new-session
+    setup_nice = os.getpriority(os.PRIO_PROCESS, 0)
+    if setup_nice < 0:  # the rest of the set-up in this new session at the priority it has
+        set_autogroup_nice(setup_nice)
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL, what='PR_SET_PDEATHSIG')
     for fd in procs_fds:  # before anything else can fork
         os.write(fd, b'0')
@@ -313,6 +352,7 @@ def become_run(req: ArmRequest, uid: int, last_cap: int, ns_fds: list[tuple[str,
     for name, (soft, hard) in req['rlimits'].items():
         resource.setrlimit(getattr(resource, name), (soft, hard))
 
+    at_neighbour_priority()  # what follows is the script's
     # setpriv --bounding-set=-all --inh-caps=-all --clear-groups --reuid --regid --no-new-privs
     for cap in range(last_cap + 1):
         prctl(PR_CAPBSET_DROP, cap, what='PR_CAPBSET_DROP')
@@ -446,7 +486,9 @@ def serve(requests: IO[bytes], run_id: str, arm_path: str) -> NoReturn:
     hand it its script request and report its wait status; on EOF instead, end it unrun."""
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     try:
-        child, report_r, go_w = arm_run(cast(ArmRequest, json.loads(load_payload(arm_path))))
+        arm = cast(ArmRequest, json.loads(load_payload(arm_path)))
+        at_setup_priority(arm)
+        child, report_r, go_w = arm_run(arm)
         report = read_all(report_r)
         os.close(report_r)
         if report != b'ok':
@@ -480,6 +522,8 @@ def serve(requests: IO[bytes], run_id: str, arm_path: str) -> NoReturn:
 
 
 ZYGOTE_PYTHONPATH = os.environ.get('PYTHONPATH', '').split(os.pathsep)
+# The nice the warm python was started at (the neighbours'): what a script runs at.
+NEIGHBOUR_NICE = 0
 # matplotlib's rcParams as the zygote's import left them (reset_interpreter restores them).
 MPL_RC_AT_IMPORT: dict[str, Any] = {}
 
@@ -517,13 +561,25 @@ def main() -> None:
     # A toolchain warmed in the background imports at a lower priority, so the worker's own start
     # and the runs in flight keep the cores; the priority is restored before anything is forked
     # (runs inherit it), which needs root (else it is not lowered at all).
-    base_priority = os.getpriority(os.PRIO_PROCESS, 0)
+    global NEIGHBOUR_NICE
+    base_priority = NEIGHBOUR_NICE = os.getpriority(os.PRIO_PROCESS, 0)
     background = '--background' in sys.argv[2:] and os.geteuid() == 0
     if background:
         os.setpriority(os.PRIO_PROCESS, 0, min(19, base_priority + 10))
     loaded, failed = preload(names)
     if background:
         os.setpriority(os.PRIO_PROCESS, 0, base_priority)
+    # Imported (at the neighbours' priority: seconds of CPU); from now on its work — forks, the
+    # arming of runs — is physvec's own few milliseconds per run, so it runs at the worker's
+    # priority when the worker raised its own (`--setup-nice`); every run drops to the neighbours'
+    # before its script (at_neighbour_priority).
+    setup = [a.split('=', 1)[1] for a in sys.argv[2:] if a.startswith('--setup-nice=')]
+    if setup and os.geteuid() == 0:
+        try:
+            os.setpriority(os.PRIO_PROCESS, 0, int(setup[0]))
+            set_autogroup_nice(int(setup[0]))
+        except (OSError, ValueError):
+            pass
     threads = thread_count()
     if threads != 1:
         emit({'ready': False, 'error': f'{threads} threads after preloading {",".join(loaded)}: forking would not be safe'})

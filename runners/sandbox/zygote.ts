@@ -2,13 +2,14 @@
 // root outside any namespace, with a clean environment; spoken to over its stdin/stdout only. A
 // run hands it a root-only payload file and gets back the run's wait status. If the zygote is
 // missing, will not start or dies, runs go the cold way and say why.
+import os from 'node:os';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { zygotePayloadDir } from './zygote-dirs.js';
-import { atNeighbourPriority } from '../../lib/process-priority.js';
+import { atNeighbourPriority, workerRaised } from '../../lib/process-priority.js';
 
 const BASE = ['numpy', 'scipy', 'scipy.linalg', 'scipy.sparse', 'scipy.sparse.linalg', 'matplotlib', 'matplotlib.pyplot'];
 
@@ -44,6 +45,8 @@ export interface ArmRequest {
   rlimits: Record<string, [number, number]>;
   seccompHex: string;
   workDir: string;
+  /** The set-up of the run at this nice (the worker's), the script at the warm python's; null: all at the warm python's. */
+  armNice: number | null;
 }
 
 /** What an armed run then runs. */
@@ -109,7 +112,10 @@ export class PythonZygote {
   private start(): Promise<ZygoteInfo> {
     mkdirSync(this.payloadDir, { recursive: true, mode: 0o700 });
     // At the neighbours' priority: the runs it forks are scripts (lib/process-priority.ts).
-    const argv = atNeighbourPriority([this.python, '-u', ZYGOTE_SCRIPT, this.preload.join(','), ...(this.background ? ['--background'] : [])]);
+    // It imports at the neighbours' priority; then (--setup-nice) its own work for each run — the
+    // forks, the arming — at the worker's, while every run drops back before its script (zygote.py).
+    const setupNice = workerRaised() ? [`--setup-nice=${os.getPriority()}`] : [];
+    const argv = atNeighbourPriority([this.python, '-u', ZYGOTE_SCRIPT, this.preload.join(','), ...(this.background ? ['--background'] : []), ...setupNice]);
     const child = spawn(argv[0]!, argv.slice(1), {
       env: this.env,
       cwd: '/',

@@ -1,6 +1,8 @@
 // Issue 24.3/24.4: a worker raises its own CPU priority (its polls and heartbeats must not starve on
-// a busy host), and what it starts for scripts — a sandbox chain, the warm python — runs at the
-// priority the worker had before, the neighbours'. Measured in a child process (it raises itself).
+// a busy host), and every script runs at the priority the worker had before, the neighbours' — a
+// cold chain from its start; on the warm path the chain and the arming of the run are physvec's own
+// work at the worker's priority and the run drops back before its script. Measured in a child
+// process (it raises itself).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -20,7 +22,7 @@ test('PHYSVEC_WORKER_NICE: default -20, a value, off, and a bad value named with
   assert.throws(() => workerNiceSetting('-30'), (e: unknown) => e instanceof BadInputError && /PHYSVEC_WORKER_NICE \/ --nice: expected a nice value from -20 to 19 or "off", got "-30"/.test(e.message));
 });
 
-test('a raised worker runs at its nice on every thread; its sandbox runs and warm python at the neighbours\'', { timeout: 120_000 }, (t) => {
+test('a raised worker runs at its nice on every thread; its sandbox runs at the neighbours\'', { timeout: 120_000 }, (t) => {
   const mod = (p: string) => JSON.stringify(pathToFileURL(path.join(repoRoot, p)).href);
   const code = `
 const { raiseProcessPriority } = await import(${mod('lib/process-priority.ts')});
@@ -50,5 +52,41 @@ process.exit(0);`;
   assert.deepEqual([...new Set(r.threads)], [-5], 'every thread of the raised process');
   assert.equal(r.exitCode, 0);
   assert.equal(Number(r.script), r.outcome.from, 'the sandbox script runs at the nice value the worker had before');
-  assert.equal(r.zygoteNice, r.outcome.from, 'the warm python too');
+  // The warm python imports at the neighbours' priority, then runs its own per-run work (forks, arming) at the worker's; its runs drop back before the script (next test).
+  assert.equal(r.zygoteNice, -5, 'the warm python, once it has imported, at the worker\'s');
+});
+
+test('a warm run: the script (a fork of the warm python, in a session of its own) at the neighbours\' nice and autogroup, its chain (the holder) at the worker\'s', { timeout: 240_000 }, (t) => {
+  const mod = (p: string) => JSON.stringify(pathToFileURL(path.join(repoRoot, p)).href);
+  // The script reads its own nice and autogroup, and the nice of the holder (PID 2 in the run's pid namespace).
+  const script = [
+    'import os',
+    'ag = open("/proc/self/autogroup").read().split()[-1] if os.path.exists("/proc/self/autogroup") else "none"',
+    'holder = open("/proc/2/stat").read().split(") ")[1].split()[16]',
+    'print(os.getpriority(os.PRIO_PROCESS, 0), ag, holder)',
+  ].join('\n');
+  const code = `
+const { raiseProcessPriority } = await import(${mod('lib/process-priority.ts')});
+const { runSandboxed, warmUpSandbox } = await import(${mod('runners/sandbox/index.ts')});
+const { artifactStore } = await import(${mod('lib/artifacts/store.ts')});
+const outcome = raiseProcessPriority(-5);
+await warmUpSandbox();
+const run = await runSandboxed({ language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: ${JSON.stringify(script)} }], timeoutMs: 60_000 }, { store: artifactStore() });
+console.log(JSON.stringify({ outcome, out: run.stdoutTail.trim(), err: run.stderrTail, exitCode: run.exitCode, start: run.start?.path }));
+process.exit(0);`;
+  const out = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+    cwd: repoRoot,
+    env: { ...process.env, PHYSVEC_SANDBOX_WARM: '1', PHYSVEC_NEIGHBOUR_NICE: '' },
+    encoding: 'utf8',
+    timeout: 230_000,
+  });
+  assert.equal(out.status, 0, out.stderr);
+  const r = JSON.parse(out.stdout.trim().split('\n').at(-1)!) as { outcome: { raised: boolean; why?: string; from?: number }; out: string; err: string; exitCode: number; start?: string };
+  if (!r.outcome.raised) return t.skip(`this host does not let a process raise its priority: ${r.outcome.why}`);
+  assert.equal(r.exitCode, 0, r.err);
+  if (r.start !== 'warm') return t.skip(`the run did not start warm here (${r.start}): nothing of a warm chain to check`);
+  const [scriptNice, autogroup, holderNice] = r.out.split(/\s+/);
+  assert.equal(Number(scriptNice), r.outcome.from, 'the script at the nice value the worker had before');
+  if (autogroup !== 'none') assert.equal(Number(autogroup), 0, 'the script\'s session autogroup is not the worker\'s raised one');
+  assert.equal(Number(holderNice), -5, 'the warm chain keeps the worker\'s nice');
 });

@@ -5,14 +5,19 @@
 // this test, which then does nothing with it). Real dev server, real `physvec worker` processes.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { ensureServer, testClient } from '../helpers/temporal.js';
 import { waitFor } from '../helpers/poll.js';
 import { BegunAttempts, GRACE_MS, lostAttempts, TASK_LOST, TASK_LOST_LINE, type PendingStarted } from '../../workers/undelivered-attempt-sweeper.js';
 import { HEARTBEAT_TIMEOUT_MS } from '../../temporal-config/timeouts.js';
+import { ATTEMPTS_DIR_ENV } from '../../workers/attempt-registry.js';
 
+// This file's workers see only each other's deaths (the suite runs other workers on this host).
+process.env[ATTEMPTS_DIR_ENV] = mkdtempSync(path.join(os.tmpdir(), 'physvec-attempts-test-'));
 process.env.PHYSVEC_QUEUE_PREFIX = `lost-${randomUUID().slice(0, 8)}`;
 const { taskQueues } = await import('../../lib/temporal/task-queues.js');
 const { deploymentOptions } = await import('../../workers/versioning.js');
@@ -33,8 +38,10 @@ test('an attempt counts as lost only when it is this worker\'s, was never begun 
     ['heartbeat since it started', p({ activityId: 'hb', lastHeartbeatAt: now - 5_000 }), false],
     ['within the grace', p({ startedAt: now - GRACE_MS + 1 }), false],
     ['near the heartbeat timeout (the server may start the next attempt)', p({ startedAt: now - HEARTBEAT_TIMEOUT_MS + 5_000 }), false],
+    ['a dead worker\'s this process answers for', p({ activityId: 'dead', worker: '333@host' }), true],
+    ['a dead worker\'s that heartbeat since it started', p({ activityId: 'dead-hb', worker: '333@host', lastHeartbeatAt: now - 1_000 }), false],
   ];
-  const lost = new Set(lostAttempts(cases.map((c) => c[1]), me, begun, now));
+  const lost = new Set(lostAttempts(cases.map((c) => c[1]), me, begun, now, new Set(['333@host'])));
   for (const [what, c, expected] of cases) assert.equal(lost.has(c), expected, what);
 });
 
@@ -54,6 +61,45 @@ async function pendingRun(handle: WorkflowHandle): Promise<Pending | undefined> 
   };
 }
 
+/** Take the run's sandbox task as worker `identity` would, and drop it: what a starved host does to a poll's answer. */
+async function loseRunTask(connection: Awaited<ReturnType<typeof testClient>>['connection'], handle: WorkflowHandle, identity: string): Promise<number> {
+  await waitFor('the sandbox run scheduled', async () => (await pendingRun(handle)) ?? undefined, 120_000, 200);
+  const version = deploymentOptions()?.version;
+  const taken = await connection.withDeadline(Date.now() + 70_000, () =>
+    connection.workflowService.pollActivityTaskQueue({
+      namespace: 'default',
+      taskQueue: { name: taskQueues().simulation, kind: 1 },
+      identity,
+      ...(version ? { deploymentOptions: { deploymentName: version.deploymentName, buildId: version.buildId, workerVersioningMode: 2 } } : {}),
+    }),
+  );
+  const takenAt = Date.now();
+  assert.equal(taken.activityType?.name, 'runScript', 'the poll took the run\'s task');
+  const startedAsLost = await pendingRun(handle);
+  assert.equal(startedAsLost?.started, true);
+  assert.equal(startedAsLost?.worker, identity, 'the server records the worker as the holder');
+  return takenAt;
+}
+
+const startRun = (client: Awaited<ReturnType<typeof testClient>>['client'], seconds: number) =>
+  client.workflow.start('smokeReproduction', {
+    workflowId: `lost-${randomUUID().slice(0, 8)}`,
+    taskQueue: taskQueues().orchestration,
+    args: [{ taskId: 'lost', topic: 'drill', request: { language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: sleepScript(seconds) }], timeoutMs: 600_000, label: 'full' } }],
+  });
+
+/** Attempt 1 failed and the run retried; how long after the loss. */
+async function retried(handle: WorkflowHandle, lostAt: number): Promise<{ p: Pending; afterS: number }> {
+  const p = await waitFor('the lost attempt failed and retried', async () => {
+    const q = await pendingRun(handle);
+    return q && q.attempt === 2 ? q : undefined;
+  }, HEARTBEAT_TIMEOUT_MS + 30_000, 200);
+  const afterS = (Date.now() - lostAt) / 1000;
+  assert.equal(p.failureType, TASK_LOST, `attempt 1 ended by: ${p.failure}`);
+  assert.ok(afterS < HEARTBEAT_TIMEOUT_MS / 1000 - 5, `failed ${afterS.toFixed(1)} s after the loss (heartbeat timeout ${HEARTBEAT_TIMEOUT_MS / 1000} s)`);
+  return { p, afterS };
+}
+
 test('a task lost on its way to a live worker is failed by that worker as TaskLost and retried before the heartbeat timeout; a begun attempt is not', { timeout: 600_000 }, async () => {
   await ensureServer();
   const { client, connection } = await testClient();
@@ -64,35 +110,9 @@ test('a task lost on its way to a live worker is failed by that worker as TaskLo
   try {
     await orchestration.ready;
     const identity = `${orchestration.proc.pid}@${os.hostname()}`;
-    const handle = await client.workflow.start('smokeReproduction', {
-      workflowId: `lost-${randomUUID().slice(0, 8)}`,
-      taskQueue: taskQueues().orchestration,
-      args: [{ taskId: 'lost', topic: 'drill', request: { language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: sleepScript(35) }], timeoutMs: 600_000, label: 'full' } }],
-    });
-    await waitFor('the sandbox run scheduled', async () => (await pendingRun(handle)) ?? undefined, 120_000, 200);
-    const version = deploymentOptions()?.version;
-    const taken = await connection.withDeadline(Date.now() + 70_000, () =>
-      connection.workflowService.pollActivityTaskQueue({
-        namespace: 'default',
-        taskQueue: { name: taskQueues().simulation, kind: 1 },
-        identity,
-        ...(version ? { deploymentOptions: { deploymentName: version.deploymentName, buildId: version.buildId, workerVersioningMode: 2 } } : {}),
-      }),
-    );
-    const takenAt = Date.now();
-    assert.equal(taken.activityType?.name, 'runScript', 'the poll took the run\'s task');
-    const startedAsLost = await pendingRun(handle);
-    assert.equal(startedAsLost?.started, true);
-    assert.equal(startedAsLost?.worker, identity, 'the server records the live worker as the holder');
-
-    const failed = await waitFor('the lost attempt failed and retried', async () => {
-      const p = await pendingRun(handle);
-      return p && p.attempt === 2 ? p : undefined;
-    }, HEARTBEAT_TIMEOUT_MS + 30_000, 200);
-    const afterS = (Date.now() - takenAt) / 1000;
-    assert.equal(failed.failureType, TASK_LOST, `attempt 1 ended by: ${failed.failure}`);
+    const handle = await startRun(client, 35);
+    const { p: failed } = await retried(handle, await loseRunTask(connection, handle, identity));
     assert.match(failed.failure, new RegExp(`handed this attempt to worker ${identity} \\d+ s ago, but the worker never received it`));
-    assert.ok(afterS < HEARTBEAT_TIMEOUT_MS / 1000 - 5, `failed ${afterS.toFixed(1)} s after the loss (heartbeat timeout ${HEARTBEAT_TIMEOUT_MS / 1000} s)`);
     await waitFor('the worker said so', async () => TASK_LOST_LINE.test(orchestration.out()) || undefined, 10_000, 100);
     assert.match(orchestration.out(), /runScript \(workflow lost-\S+, activity \d+, attempt 1\) was handed to this worker/);
 
@@ -110,6 +130,30 @@ test('a task lost on its way to a live worker is failed by that worker as TaskLo
   } finally {
     await stopWorker(orchestration);
     if (simulation) await stopWorker(simulation);
+    await connection.close();
+  }
+});
+
+test('a task the server hands to a worker that died with a poll out is failed by the live worker that noticed the death', { timeout: 600_000 }, async () => {
+  await ensureServer();
+  const { client, connection } = await testClient();
+  const dying = spawnWorker('orchestration', {}, undefined, 'capture');
+  const survivor = spawnWorker('orchestration', {}, undefined, 'capture');
+  let simulation: ReturnType<typeof spawnWorker> | undefined;
+  try {
+    await Promise.all([dying.ready, survivor.ready]);
+    const dead = `${dying.proc.pid}@${os.hostname()}`;
+    const handle = await startRun(client, 5);
+    const lostAt = await loseRunTask(connection, handle, dead);
+    await stopWorker(dying); // kill -9: the server answered its poll just before
+    const { p: failed } = await retried(handle, lostAt);
+    assert.match(failed.failure, new RegExp(`handed this attempt to worker ${dead} \\d+ s ago, after that worker had died .* worker ${survivor.proc.pid}@\\S+ of its host failed it`));
+    await waitFor('the survivor said so', async () => TASK_LOST_LINE.test(survivor.out()) || undefined, 10_000, 100);
+    assert.match(survivor.out(), new RegExp(`runScript \\(workflow lost-\\S+, activity \\d+, attempt 1\\) was handed to the dead worker ${dead} by the server`));
+    simulation = spawnWorker('simulation', {}, undefined, 'capture');
+    assert.equal((await handle.result()).status, 'passed');
+  } finally {
+    for (const w of [dying, survivor, simulation]) if (w) await stopWorker(w);
     await connection.close();
   }
 });
