@@ -12,13 +12,14 @@
 // another host); the process start time (/proc/<pid>/stat, field 22) tells a dead holder from a new
 // process that reuses its pid. Each file holds what failing the attempt needs: its task token and
 // the server it came from.
-import { mkdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { bootId, startTicks } from '../lib/process-identity.js';
+import { HEARTBEAT_TIMEOUT_MS } from '../temporal-config/timeouts.js';
 
 export const HeldAttempt = z.object({
   taskToken: z.string().min(1),
@@ -46,6 +47,9 @@ export function hostScope(): string {
 }
 
 export const ATTEMPTS_DIR_ENV = 'PHYSVEC_ATTEMPTS_DIR';
+/** A finished attempt's file, kept until its result has surely reached the server (or the heartbeat timeout ended it). */
+export const FINISHED_SUFFIX = '.done.json';
+const FINISHED_KEEP_MS = HEARTBEAT_TIMEOUT_MS;
 
 export function registryRoot(): string {
   const base = process.env[ATTEMPTS_DIR_ENV] || path.join(os.tmpdir(), `physvec-attempts-${os.userInfo().uid}`);
@@ -71,16 +75,44 @@ export class AttemptRegistry {
     }
   }
 
-  /** Record an attempt while it runs; the returned function forgets it. Never throws: the registry only speeds recovery up. */
+  /**
+   * Record an attempt while it runs; the returned function marks it finished. A finished attempt is
+   * kept for FINISHED_KEEP_MS (as `<id>.done.json`): its result is handed to the SDK, which sends it
+   * when it can — on a busy host seconds later — and a worker killed in between leaves an attempt the
+   * server still waits for (failing it then is harmless: a delivered one is refused as not found,
+   * and the retry of an undelivered one returns the stored result, workers/rerun-journal.ts). Never
+   * throws: the registry only speeds recovery up.
+   */
   hold(a: HeldAttempt): () => void {
-    const file = path.join(this.dir, `${createHash('sha1').update(a.taskToken).digest('hex').slice(0, 16)}.json`);
+    const id = createHash('sha1').update(a.taskToken).digest('hex').slice(0, 16);
+    const file = path.join(this.dir, `${id}.json`);
     try {
       mkdirSync(this.dir, { recursive: true });
       writeFileSync(file, JSON.stringify(a));
     } catch {
       return () => undefined;
     }
-    return () => rmSync(file, { force: true });
+    return () => {
+      try {
+        renameSync(file, path.join(this.dir, `${id}${FINISHED_SUFFIX}`));
+      } catch {
+        rmSync(file, { force: true });
+      }
+      this.forgetFinished();
+    };
+  }
+
+  /** Finished attempts older than FINISHED_KEEP_MS go. */
+  forgetFinished(now = Date.now()): void {
+    try {
+      for (const f of readdirSync(this.dir)) {
+        if (!f.endsWith(FINISHED_SUFFIX)) continue;
+        const p = path.join(this.dir, f);
+        if (now - statSync(p).mtimeMs > FINISHED_KEEP_MS) rmSync(p, { force: true });
+      }
+    } catch {
+      /* removed meanwhile */
+    }
   }
 }
 

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ActivityNotFoundError, AsyncCompletionClient, Connection } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { HeldAttempt, registryRoot } from './attempt-registry.js';
+import { FINISHED_SUFFIX, HeldAttempt, registryRoot } from './attempt-registry.js';
 import { startTicks } from '../lib/process-identity.js';
 
 export const WORKER_GONE = 'WorkerGone';
@@ -115,7 +115,8 @@ export class DeadWorkerWatchdog {
         Buffer.from(held.taskToken, 'base64'),
         ApplicationFailure.retryable(`the worker ${held.holder} running this attempt is gone (process ${holder.split('.')[0]} ended); noticed by worker ${by}, retried`, WORKER_GONE),
       );
-      this.say(`physvec worker: ${what} was held by worker ${held.holder}, which is gone: failed it on the server so it is retried now`);
+      const finished = file.endsWith(FINISHED_SUFFIX) ? ' (it had finished, but its result had not reached the server; the retry returns the stored result)' : '';
+      this.say(`physvec worker: ${what} was held by worker ${held.holder}, which is gone: failed it on the server so it is retried now${finished}`);
     } catch (err) {
       if (!(err instanceof ActivityNotFoundError)) return; // the server is unreachable: the next pass tries again
     }

@@ -7,13 +7,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { ensureServer, testClient } from '../helpers/temporal.js';
-import { AttemptRegistry, ATTEMPTS_DIR_ENV } from '../../workers/attempt-registry.js';
+import { AttemptRegistry, ATTEMPTS_DIR_ENV, FINISHED_SUFFIX } from '../../workers/attempt-registry.js';
 import { startTicks } from '../../lib/process-identity.js';
 import { waitFor } from '../helpers/poll.js';
 import { deadHolders, DeadWorkerWatchdog, WORKER_GONE } from '../../workers/dead-worker-watchdog.js';
@@ -148,4 +148,21 @@ test('a registry that cannot write (a full or read-only disk) does not fail the 
   const registry = new AttemptRegistry(path.join(root, 'blocker'));
   const release = registry.hold({ taskToken: 'dG9rZW4=', address: 'x', namespace: 'default', workflowId: 'w', activityId: '1', activityType: 'runScript', attempt: 1, holder: 'h', startedAt: Date.now() });
   assert.doesNotThrow(release);
+});
+
+test('a finished attempt stays on record until its result has surely reached the server, then goes', () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'physvec-holders-done-'));
+  const registry = new AttemptRegistry(root);
+  const release = registry.hold({ taskToken: 'dG9rZW4=', address: 'x', namespace: 'default', workflowId: 'w', activityId: '1', activityType: 'runJob', attempt: 1, holder: 'h', startedAt: Date.now() });
+  const files = () => readdirSync(registry.dir).sort();
+  assert.equal(files().length, 1);
+  assert.ok(files()[0]!.endsWith('.json') && !files()[0]!.endsWith(FINISHED_SUFFIX));
+  release();
+  // A watchdog that finds this process dead now still fails it (a kill before the SDK sent the result).
+  assert.equal(files().length, 1);
+  assert.ok(files()[0]!.endsWith(FINISHED_SUFFIX), files()[0]);
+  registry.forgetFinished(Date.now() + 30_000);
+  assert.equal(files().length, 1, 'kept while its result may still be on its way');
+  registry.forgetFinished(Date.now() + 61_000);
+  assert.deepEqual(files(), [], 'gone once the heartbeat timeout would have ended it anyway');
 });
