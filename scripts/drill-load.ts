@@ -368,8 +368,11 @@ async function killDrill(client: Client, address: string, obs: Observer, kills: 
   const first = await full();
   const activityId = first.activityId!;
   let attempt = first.attempt ?? 1;
+  // -1: the run ended first (on a loaded host the full run can finish between a look and a kill).
   const startedOn = (n: number) => waitFor(`attempt ${n} of the full run`, async () => {
-    const p = (await handle.describe()).raw.pendingActivities?.find((a) => a.activityId === activityId);
+    const d = await handle.describe();
+    if (d.status.name !== 'RUNNING') return -1;
+    const p = d.raw.pendingActivities?.find((a) => a.activityId === activityId);
     if (!p || Number(p.state) !== STARTED || (p.attempt ?? 1) < n) return undefined;
     return Number(/^(\d+)@/.exec(p.lastWorkerIdentity ?? '')?.[1]);
   }, 1_800_000, 100);
@@ -377,6 +380,10 @@ async function killDrill(client: Client, address: string, obs: Observer, kills: 
   for (let i = 0; i < kills; i++) {
     const mode = i % 2 === 0 ? 'standby' : 'restarted';
     const pid = await startedOn(attempt);
+    if (pid === -1) {
+      console.error(`drill-load: the run ended before kill ${i + 1} of ${kills}`);
+      break;
+    }
     const victim = sims.find((w) => w.pid === pid);
     if (!victim) throw new Error(`attempt ${attempt} of the full run is on pid ${pid}, not one of this drill's simulation workers`);
     if (mode === 'restarted') {
@@ -401,7 +408,10 @@ async function killDrill(client: Client, address: string, obs: Observer, kills: 
       restarted = physvec('restarted simulation worker', ['worker', '--queue', 'simulation'], env);
       sims.push(restarted);
     }
-    await startedOn(attempt + 1);
+    if ((await startedOn(attempt + 1)) === -1) {
+      console.error(`drill-load: the run ended before attempt ${attempt + 1} of the full run (the killed attempt had finished)`);
+      break;
+    }
     const recoveryS = (Date.now() - t) / 1000;
     const startToPoll = restarted ? (await polled(restarted)) / 1000 : undefined;
     done.push({ mode, attempt, recoveryS, startToPollS: startToPoll });
