@@ -4,11 +4,10 @@
 // work at the worker's priority and the run drops back before its script. Measured in a child
 // process (it raises itself).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
+import path from 'node:path';
 import { repoRoot } from '../../lib/paths.js';
+import { repoModule, runChildModule } from '../helpers/child-module.js';
 import { workerNiceSetting } from '../../lib/process-priority.js';
 import { BadInputError } from '../../lib/errors.js';
 import { useTestStateDir } from '../fixtures/hostile/harness.js';
@@ -23,12 +22,11 @@ test('PHYSVEC_WORKER_NICE: default -20, a value, off, and a bad value named with
 });
 
 test('a raised worker runs at its nice on every thread; its sandbox runs at the neighbours\'', { timeout: 120_000 }, (t) => {
-  const mod = (p: string) => JSON.stringify(pathToFileURL(path.join(repoRoot, p)).href);
   const code = `
-const { raiseProcessPriority } = await import(${mod('lib/process-priority.ts')});
-const { runSandboxed } = await import(${mod('runners/sandbox/index.ts')});
-const { PythonZygote } = await import(${mod('runners/sandbox/zygote.ts')});
-const { artifactStore } = await import(${mod('lib/artifacts/store.ts')});
+const { raiseProcessPriority } = await import(${repoModule('lib/process-priority.ts')});
+const { runSandboxed } = await import(${repoModule('runners/sandbox/index.ts')});
+const { PythonZygote } = await import(${repoModule('runners/sandbox/zygote.ts')});
+const { artifactStore } = await import(${repoModule('lib/artifacts/store.ts')});
 const fs = await import('node:fs');
 const niceOf = (pid, tid = pid) => Number(fs.readFileSync('/proc/' + pid + '/task/' + tid + '/stat', 'utf8').split(') ')[1].split(' ')[16]);
 const outcome = raiseProcessPriority(-5);
@@ -40,14 +38,8 @@ const zygoteNice = niceOf(zygote.child.pid);
 zygote.child.kill('SIGKILL');
 console.log(JSON.stringify({ outcome, threads, script: run.stdoutTail.trim(), exitCode: run.exitCode, zygoteNice }));
 process.exit(0);`;
-  const out = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
-    cwd: repoRoot,
-    env: { ...process.env, PHYSVEC_SANDBOX_WARM: '0', PHYSVEC_NEIGHBOUR_NICE: '' }, // '' = not inherited from a raised parent
-    encoding: 'utf8',
-    timeout: 110_000,
-  });
-  assert.equal(out.status, 0, out.stderr);
-  const r = JSON.parse(out.stdout.trim().split('\n').at(-1)!) as { outcome: { raised: boolean; why?: string; from?: number }; threads: number[]; script: string; exitCode: number; zygoteNice: number };
+  // PHYSVEC_NEIGHBOUR_NICE '' = not inherited from a raised parent
+  const r = runChildModule<{ outcome: { raised: boolean; why?: string; from?: number }; threads: number[]; script: string; exitCode: number; zygoteNice: number }>(code, { PHYSVEC_SANDBOX_WARM: '0', PHYSVEC_NEIGHBOUR_NICE: '' }, 110_000);
   if (!r.outcome.raised) return t.skip(`this host does not let a process raise its priority: ${r.outcome.why}`);
   assert.deepEqual([...new Set(r.threads)], [-5], 'every thread of the raised process');
   assert.equal(r.exitCode, 0);
@@ -57,7 +49,6 @@ process.exit(0);`;
 });
 
 test('a warm run: the script (a fork of the warm python, in a session of its own) at the neighbours\' nice and autogroup, its chain (the holder) at the worker\'s', { timeout: 240_000 }, (t) => {
-  const mod = (p: string) => JSON.stringify(pathToFileURL(path.join(repoRoot, p)).href);
   // The script reads its own nice and autogroup, and the nice of the holder (PID 2 in the run's pid namespace).
   const script = [
     'import os',
@@ -66,22 +57,15 @@ test('a warm run: the script (a fork of the warm python, in a session of its own
     'print(os.getpriority(os.PRIO_PROCESS, 0), ag, holder)',
   ].join('\n');
   const code = `
-const { raiseProcessPriority } = await import(${mod('lib/process-priority.ts')});
-const { runSandboxed, warmUpSandbox } = await import(${mod('runners/sandbox/index.ts')});
-const { artifactStore } = await import(${mod('lib/artifacts/store.ts')});
+const { raiseProcessPriority } = await import(${repoModule('lib/process-priority.ts')});
+const { runSandboxed, warmUpSandbox } = await import(${repoModule('runners/sandbox/index.ts')});
+const { artifactStore } = await import(${repoModule('lib/artifacts/store.ts')});
 const outcome = raiseProcessPriority(-5);
 await warmUpSandbox();
 const run = await runSandboxed({ language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: ${JSON.stringify(script)} }], timeoutMs: 60_000 }, { store: artifactStore() });
 console.log(JSON.stringify({ outcome, out: run.stdoutTail.trim(), err: run.stderrTail, exitCode: run.exitCode, start: run.start?.path }));
 process.exit(0);`;
-  const out = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
-    cwd: repoRoot,
-    env: { ...process.env, PHYSVEC_SANDBOX_WARM: '1', PHYSVEC_NEIGHBOUR_NICE: '' },
-    encoding: 'utf8',
-    timeout: 230_000,
-  });
-  assert.equal(out.status, 0, out.stderr);
-  const r = JSON.parse(out.stdout.trim().split('\n').at(-1)!) as { outcome: { raised: boolean; why?: string; from?: number }; out: string; err: string; exitCode: number; start?: string };
+  const r = runChildModule<{ outcome: { raised: boolean; why?: string; from?: number }; out: string; err: string; exitCode: number; start?: string }>(code, { PHYSVEC_SANDBOX_WARM: '1', PHYSVEC_NEIGHBOUR_NICE: '' }, 230_000);
   if (!r.outcome.raised) return t.skip(`this host does not let a process raise its priority: ${r.outcome.why}`);
   assert.equal(r.exitCode, 0, r.err);
   if (r.start !== 'warm') return t.skip(`the run did not start warm here (${r.start}): nothing of a warm chain to check`);

@@ -1,13 +1,14 @@
 // Nothing of a warm worker stays in /tmp: a process that warmed its python removes its scratch dirs
 // when it exits, and those of a worker that was killed go at the next worker's start.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 import { repoRoot } from '../../lib/paths.js';
+import { runChildModule } from '../helpers/child-module.js';
 import { sweepStaleZygoteDirs, zygoteHomeDir, zygotePayloadDir } from '../../runners/sandbox/zygote-dirs.js';
 import { useTestStateDir } from '../fixtures/hostile/harness.js';
 
@@ -19,14 +20,7 @@ test('a worker that warmed its python leaves nothing in /tmp when it exits', { t
   const code = `const { warmUpSandbox } = await import(${JSON.stringify(prestart)});
 const r = await warmUpSandbox();
 console.log(JSON.stringify({ pid: process.pid, ok: r.ok, reason: r.ok ? null : r.reason, home: (await import('node:fs')).existsSync('/tmp/physvec-zygote-home-' + process.pid) }));`;
-  const out = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
-    cwd: repoRoot,
-    env: { ...process.env, PHYSVEC_SANDBOX_WARM: '1', PHYSVEC_SANDBOX_PRESTART: '0' },
-    encoding: 'utf8',
-    timeout: 220_000,
-  });
-  assert.equal(out.status, 0, out.stderr);
-  const r = JSON.parse(out.stdout.trim().split('\n').at(-1)!) as { pid: number; ok: boolean; reason: string | null; home: boolean };
+  const r = runChildModule<{ pid: number; ok: boolean; reason: string | null; home: boolean }>(code, { PHYSVEC_SANDBOX_WARM: '1', PHYSVEC_SANDBOX_PRESTART: '0' }, 220_000);
   if (!r.ok) return t.skip(`warm starts are unavailable on this host: ${r.reason}`);
   assert.equal(r.home, true, 'the warm python had its home in /tmp while the worker ran');
   assert.equal(existsSync(zygoteHomeDir(r.pid)), false, `${zygoteHomeDir(r.pid)} is left behind`);
