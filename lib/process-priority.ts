@@ -113,16 +113,19 @@ const NEIGHBOUR_NICE_ENV = 'PHYSVEC_NEIGHBOUR_NICE';
  * process never raised itself.
  */
 export function atNeighbourPriority(argv: readonly string[]): string[] {
-  const neighbourNice = Number(process.env[NEIGHBOUR_NICE_ENV] || Number.NaN);
-  if (!Number.isInteger(neighbourNice)) return [...argv];
-  const delta = neighbourNice - os.getPriority();
+  const delta = aboveNeighbours();
   return delta > 0 ? [NICE_BIN, '-n', String(delta), ...argv] : [...argv];
+}
+
+/** How far this process's nice is above the neighbours' (0 when it never raised itself). */
+function aboveNeighbours(): number {
+  const neighbourNice = Number(process.env[NEIGHBOUR_NICE_ENV] || Number.NaN);
+  return Number.isInteger(neighbourNice) ? Math.max(0, neighbourNice - os.getPriority()) : 0;
 }
 
 /** This process (or the worker that started it) raised its priority above the neighbours'. */
 export function workerRaised(): boolean {
-  const neighbourNice = Number(process.env[NEIGHBOUR_NICE_ENV] || Number.NaN);
-  return Number.isInteger(neighbourNice) && os.getPriority() < neighbourNice;
+  return aboveNeighbours() > 0;
 }
 
 const NICE_BIN = ['/usr/bin/nice', '/bin/nice'].find((p) => existsSync(p)) ?? 'nice';

@@ -18,6 +18,8 @@ import os from 'node:os';
 import { ActivityNotFoundError, AsyncCompletionClient, Client, Connection } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
+import { optionalTsToMs, tsToMs } from '@temporalio/common/lib/time.js';
+import type { WatchdogTarget } from './dead-worker-watchdog.js';
 import { HEARTBEAT_TIMEOUT_MS } from '../temporal-config/timeouts.js';
 
 export const TASK_LOST = 'TaskLost';
@@ -33,7 +35,7 @@ const DESCRIBE_CONCURRENCY = 4;
 export const TASK_LOST_LINE = /was handed to (?:this worker|the dead worker \S+) by the server but never reached it: failed it so it is retried now/;
 const STARTED = 2; // temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED
 
-/** The default worker identity of the SDK (create-workers sets none of its own). */
+/** The identity create-workers gives every worker of this process (the SDK's default form). */
 export const workerIdentity = (): string => `${process.pid}@${os.hostname()}`;
 
 const key = (runId: string, activityId: string, attempt: number) => `${runId}/${activityId}#${attempt}`;
@@ -89,19 +91,13 @@ export function lostAttempts(pending: PendingStarted[], identity: string, begun:
   );
 }
 
-export interface SweeperTarget {
-  address: string;
-  namespace: string;
-  connectionOptions: Record<string, unknown>;
-}
-
 export class UndeliveredAttemptSweeper {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
   private readonly adopted = new Map<string, number>();
 
   constructor(
-    private readonly target: SweeperTarget,
+    private readonly target: WatchdogTarget,
     private readonly begun: BegunAttempts,
     private readonly say: (line: string) => void,
     readonly identity = workerIdentity(),
@@ -153,7 +149,6 @@ export class UndeliveredAttemptSweeper {
 
   private async startedOf(client: Client, run: { workflowId: string; runId: string }): Promise<PendingStarted[]> {
     const raw = (await client.workflow.getHandle(run.workflowId, run.runId).describe()).raw;
-    const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => (t ? Number(t.seconds ?? 0) * 1000 + Math.floor((t.nanos ?? 0) / 1e6) : undefined);
     return (raw.pendingActivities ?? [])
       .filter((p) => Number(p.state) === STARTED && p.lastStartedTime)
       .map((p) => ({
@@ -161,8 +156,8 @@ export class UndeliveredAttemptSweeper {
         activityId: p.activityId ?? '',
         activityType: p.activityType?.name ?? '',
         attempt: p.attempt ?? 1,
-        startedAt: ms(p.lastStartedTime)!,
-        lastHeartbeatAt: ms(p.lastHeartbeatTime),
+        startedAt: tsToMs(p.lastStartedTime),
+        lastHeartbeatAt: optionalTsToMs(p.lastHeartbeatTime),
         worker: p.lastWorkerIdentity ?? '',
       }));
   }
