@@ -113,6 +113,8 @@ test('a worker killed -9 is noticed by a live worker of its host in seconds; a w
     const runId = (s: string) => /"runId":"([^"]+)"/.exec(s)?.[1];
     assert.ok(runId(beforeKill.details));
     assert.equal(runId(failed.details), runId(beforeKill.details), 'the last heartbeat details survive the failure');
+    // The line follows the server's answer to the failure, which may come after the test's describe saw attempt 2.
+    await waitFor('the watchdog\'s line', async () => watchdogLines.length || undefined, 10_000, 50).catch(() => undefined);
     assert.equal(watchdogLines.length, 1, watchdogLines.join('\n'));
     assert.match(watchdogLines[0]!, /runScript \(workflow watchdog-\S+, activity \d+, attempt 1\) was held by worker \d+@\S+, which is gone/);
     await watchdog.stop();
