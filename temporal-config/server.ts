@@ -8,8 +8,13 @@ export const DEV_SERVER = {
   uiPort: 8233,
   namespace: 'default',
   dbFileName: 'temporal.db',
-  /** Dynamic config: keep histories of closed workflows for the dev server's default 24 h; limits raised a bit for campaigns. */
-  dynamicConfig: ['limit.maxIDLength=1000', 'frontend.workerVersioningDataAPIs=true', 'matching.maxDeployments=100000', 'matching.wv.VersionDrainageStatusRefreshInterval="5s"', 'matching.wv.VersionDrainageStatusVisibilityGracePeriod="5s"'],
+  /**
+   * Dynamic config: keep histories of closed workflows for the dev server's default 24 h; limits raised a bit for campaigns.
+   * One write partition per task queue: task priority orders tasks within a partition, and a retry of an
+   * interrupted run must go before the queued ones (workers/retry-priority.ts). Read partitions stay at the
+   * default so a backlog an older physvec wrote to the other partitions still drains.
+   */
+  dynamicConfig: ['limit.maxIDLength=1000', 'matching.numTaskqueueWritePartitions=1', 'frontend.workerVersioningDataAPIs=true', 'matching.maxDeployments=100000', 'matching.wv.VersionDrainageStatusRefreshInterval="5s"', 'matching.wv.VersionDrainageStatusVisibilityGracePeriod="5s"'],
   readinessTimeoutMs: 60_000,
 } as const;
 

@@ -3,7 +3,9 @@
 // death. The attempt the dead worker held is failed on the server as WorkerGone (naming the dead
 // worker and who noticed), keeps its last heartbeat details (a retry restores the run's checkpoint
 // from them), and is retried; a worker started after the host lost every worker does this before it
-// polls. Real dev server, real `physvec worker` processes, kill -9.
+// polls. The retry's task priority is raised, so it goes before runs queued earlier (issue 24.4:
+// recovery at load 40 waited 45–58 s behind the stage's other runs). Real dev server, real
+// `physvec worker` processes, kill -9.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -16,7 +18,9 @@ import { ensureServer, testClient } from '../helpers/temporal.js';
 import { AttemptRegistry, ATTEMPTS_DIR_ENV, FINISHED_SUFFIX } from '../../workers/attempt-registry.js';
 import { startTicks } from '../../lib/process-identity.js';
 import { waitFor } from '../helpers/poll.js';
+import { pendingRun, SCHEDULED, STARTED } from '../helpers/pending-run.js';
 import { deadHolders, DeadWorkerWatchdog, WORKER_GONE } from '../../workers/dead-worker-watchdog.js';
+import { RETRY_PRIORITY_KEY } from '../../workers/retry-priority.js';
 
 // This file's workers and watchdogs see only each other's attempts (the suite runs other workers on the same server).
 process.env[ATTEMPTS_DIR_ENV] = mkdtempSync(path.join(os.tmpdir(), 'physvec-attempts-test-'));
@@ -24,7 +28,8 @@ process.env.PHYSVEC_QUEUE_PREFIX = `wd-${randomUUID().slice(0, 8)}`;
 const { taskQueues } = await import('../../lib/temporal/task-queues.js');
 const { spawnWorker, stopWorker } = await import('../pipeline/drill-support.js');
 type SpawnedWorker = ReturnType<typeof spawnWorker>;
-const startWorker = () => spawnWorker('all', {}, undefined, 'capture');
+// One sandbox slot each: which run a new worker takes first is then exactly which the queue dispatched first.
+const startWorker = () => spawnWorker('all', { PHYSVEC_SIM_SLOTS: '1' }, undefined, 'capture');
 
 test('a holder is dead when its pid ended or now belongs to a process started at another time; live holders and this process are not', async () => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'physvec-holders-'));
@@ -53,30 +58,8 @@ function startSleeper(client: Client, seconds: number): Promise<WorkflowHandle> 
   });
 }
 
-interface Pending {
-  attempt: number;
-  state: number;
-  worker: string;
-  details: string;
-  failureType: string;
-  failure: string;
-}
 
-async function pendingRun(handle: WorkflowHandle): Promise<Pending | undefined> {
-  const p = (await handle.describe()).raw.pendingActivities?.find((a) => a.activityType?.name === 'runScript');
-  if (!p) return undefined;
-  return {
-    attempt: p.attempt ?? 1,
-    state: Number(p.state),
-    worker: p.lastWorkerIdentity ?? '',
-    details: Buffer.from(p.heartbeatDetails?.payloads?.[0]?.data ?? []).toString(),
-    failureType: p.lastFailure?.applicationFailureInfo?.type ?? '',
-    failure: p.lastFailure?.message ?? '',
-  };
-}
 
-const STARTED = 2;
-const SCHEDULED = 1;
 
 /** The run's attempt `n` started on `w` and has heartbeated (its details name the run). */
 const runningOn = (handle: WorkflowHandle, w: SpawnedWorker, n: number) =>
@@ -97,6 +80,9 @@ test('a worker killed -9 is noticed by a live worker of its host in seconds; a w
     workers.push(a);
     const first = await startSleeper(client, 40);
     const beforeKill = await runningOn(first, a, 1);
+    // Runs queued before the kill (a's one slot is busy): they wait for the next worker, ahead of the retry in time.
+    const queued = await Promise.all([0, 1, 2].map(() => startSleeper(client, 15)));
+    await waitFor('the queued runs scheduled', async () => ((await Promise.all(queued.map((q) => pendingRun(q)))).every((p) => p) ? true : undefined), 60_000, 100);
     await watchdog.start();
     const killedAt = Date.now();
     await stopWorker(a);
@@ -109,6 +95,7 @@ test('a worker killed -9 is noticed by a live worker of its host in seconds; a w
     assert.match(failed.failure, new RegExp(`worker ${a.proc.pid}@\\S+ running this attempt is gone .* noticed by worker ${process.pid}@`));
     assert.ok(noticedS < 10, `noticed ${noticedS.toFixed(1)} s after the kill (heartbeat timeout 60 s)`);
     assert.equal(failed.state, SCHEDULED);
+    assert.equal(failed.priorityKey, RETRY_PRIORITY_KEY, 'the retry goes before the queued runs');
     // The retry gets the dead attempt's last heartbeat details (its run id, output counts, checkpoint manifest).
     const runId = (s: string) => /"runId":"([^"]+)"/.exec(s)?.[1];
     assert.ok(runId(beforeKill.details));
@@ -120,9 +107,14 @@ test('a worker killed -9 is noticed by a live worker of its host in seconds; a w
     await watchdog.stop();
 
     // 2. No live worker on the host: the next worker to start fails what the dead one held before it polls.
+    //    It also takes the retry of (1) before the runs queued earlier: the watchdog raised its priority.
     const b = startWorker();
     workers.push(b);
+    await waitFor('the retry of the killed run started', async () => ((await pendingRun(first))?.state === STARTED ? true : undefined), 120_000, 100);
+    const servedFirst = (await Promise.all(queued.map(async (q) => ((await q.describe()).status.name !== 'RUNNING' || (await pendingRun(q))?.state === STARTED)))).filter(Boolean).length;
+    assert.equal(servedFirst, 0, `the new worker took ${servedFirst} of the runs queued before the retry first (the retry's priority was not raised)`);
     assert.equal((await first.result()).status, 'passed');
+    for (const q of queued) assert.equal((await q.result()).status, 'passed');
     const second = await startSleeper(client, 40);
     await runningOn(second, b, 1);
     await stopWorker(b);

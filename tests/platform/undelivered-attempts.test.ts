@@ -12,6 +12,8 @@ import { test } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { ensureServer, testClient } from '../helpers/temporal.js';
 import { waitFor } from '../helpers/poll.js';
+import { pendingRun, type PendingRun } from '../helpers/pending-run.js';
+import { RETRY_PRIORITY_KEY } from '../../workers/retry-priority.js';
 import { BegunAttempts, GRACE_MS, lostAttempts, TASK_LOST, TASK_LOST_LINE, type PendingStarted } from '../../workers/undelivered-attempt-sweeper.js';
 import { HEARTBEAT_TIMEOUT_MS } from '../../temporal-config/timeouts.js';
 import { ATTEMPTS_DIR_ENV } from '../../workers/attempt-registry.js';
@@ -47,19 +49,6 @@ test('an attempt counts as lost only when it is this worker\'s, was never begun 
 
 const sleepScript = (s: number) => `import time\nfor i in range(${s}):\n    print(i, flush=True)\n    time.sleep(1)\nprint("done")\n`;
 
-interface Pending { attempt: number; started: boolean; worker: string; failureType: string; failure: string; details: string }
-async function pendingRun(handle: WorkflowHandle): Promise<Pending | undefined> {
-  const p = (await handle.describe()).raw.pendingActivities?.find((a) => a.activityType?.name === 'runScript');
-  if (!p) return undefined;
-  return {
-    attempt: p.attempt ?? 1,
-    started: Number(p.state) === 2,
-    worker: p.lastWorkerIdentity ?? '',
-    failureType: p.lastFailure?.applicationFailureInfo?.type ?? '',
-    failure: p.lastFailure?.message ?? '',
-    details: Buffer.from(p.heartbeatDetails?.payloads?.[0]?.data ?? []).toString(),
-  };
-}
 
 /** Take the run's sandbox task as worker `identity` would, and drop it: what a starved host does to a poll's answer. */
 async function loseRunTask(connection: Awaited<ReturnType<typeof testClient>>['connection'], handle: WorkflowHandle, identity: string): Promise<number> {
@@ -89,13 +78,14 @@ const startRun = (client: Awaited<ReturnType<typeof testClient>>['client'], seco
   });
 
 /** Attempt 1 failed and the run retried; how long after the loss. */
-async function retried(handle: WorkflowHandle, lostAt: number): Promise<{ p: Pending; afterS: number }> {
+async function retried(handle: WorkflowHandle, lostAt: number): Promise<{ p: PendingRun; afterS: number }> {
   const p = await waitFor('the lost attempt failed and retried', async () => {
     const q = await pendingRun(handle);
     return q && q.attempt === 2 ? q : undefined;
   }, HEARTBEAT_TIMEOUT_MS + 30_000, 200);
   const afterS = (Date.now() - lostAt) / 1000;
   assert.equal(p.failureType, TASK_LOST, `attempt 1 ended by: ${p.failure}`);
+  assert.equal(p.priorityKey, RETRY_PRIORITY_KEY, 'the retry goes before the queued tasks');
   assert.ok(afterS < HEARTBEAT_TIMEOUT_MS / 1000 - 5, `failed ${afterS.toFixed(1)} s after the loss (heartbeat timeout ${HEARTBEAT_TIMEOUT_MS / 1000} s)`);
   return { p, afterS };
 }
