@@ -25,6 +25,7 @@ import { answerHelp } from './bench-support.js';
 import { startCpuHog } from './cpu-hog.js';
 import { describePriority, raiseOwnPriority } from '../lib/process-priority.js';
 import { CHAIN_PRIORITY_ENV } from '../runners/sandbox/chain.js';
+import type { Phases } from '../runners/sandbox/phase-clock.js';
 
 answerHelp(import.meta.url);
 
@@ -86,6 +87,9 @@ const expedited = expediteRcuGracePeriods();
 const rcuSwitchable = rcuAtStart !== null && setRcu(rcuAtStart === '0' && !expedited ? '0' : '1');
 const starts: Start[] = [...(['cold', 'warm', 'warm, own chain'] as const), ...(rcuSwitchable ? (['own chain, normal RCU'] as const) : []), ...(priority?.raised ? (['own chain, neighbours\' nice'] as const) : [])];
 
+/** Per start path, each trial's phases (runners/sandbox/phase-clock.ts), for print(1) only. */
+const phaseTrials = new Map<Start, Phases[]>();
+
 async function sandboxed(code: string, start: Start): Promise<{ wall: number; run: number; path: string }> {
   process.env.PHYSVEC_SANDBOX_WARM = start === 'cold' ? '0' : '1';
   process.env.PHYSVEC_SANDBOX_PRESTART = start === 'warm' ? '1' : '0';
@@ -93,7 +97,8 @@ async function sandboxed(code: string, start: Start): Promise<{ wall: number; ru
   if (rcuSwitchable) setRcu(start === 'own chain, normal RCU' ? '0' : '1');
   await new Promise((r) => setTimeout(r, gapMs));
   const t = performance.now();
-  const r = await runSandboxed({ language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: code }] }, { store });
+  const onPhases = code === SCRIPTS['print(1)'] ? (p: Phases) => phaseTrials.set(start, [...(phaseTrials.get(start) ?? []), p]) : undefined;
+  const r = await runSandboxed({ language: 'python', entry: 'main.py', files: [{ path: 'main.py', content: code }] }, { store, onPhases });
   const wall = performance.now() - t;
   if (r.exitCode !== 0) failures.push(`${code} (${start}): exit ${r.exitCode}: ${r.stderrTail.trim().split('\n').pop()}`);
   return { wall, run: r.durationMs, path: r.start?.path === 'warm' ? `warm ${r.start.chain}` : (r.start?.path ?? '?') };
@@ -134,6 +139,19 @@ for (const [name, code] of Object.entries(SCRIPTS)) {
     `${name.padEnd(24)} | ${ms(work)} | ${ms(cw)} | ${ms(ww)} | ${ms(ow)} | ${ms(cw - work).padStart(10)} | ${ms(ww - work).padStart(10)} | ${ms(ow - work).padStart(15)} | ${normal.padStart(16)} | ${neighbours.padStart(21)} | ${(cw / ww).toFixed(1).padStart(8)}× | ` +
       `${ms(median(spawned.cold))} / ${ms(median(spawned.warm))} / ${ms(median(spawned['warm, own chain']))}${off.length ? `  (not as intended: ${off.join(', ')})` : ''}`,
   );
+}
+// Where print(1)'s fixed cost went, per start path: the median of each phase over the trials.
+console.log('');
+console.log('(b\') print(1), median ms per phase (runners/sandbox/phase-clock.ts); phases in order of the first trial');
+const phaseStarts = starts.filter((st) => st !== 'cold' && phaseTrials.has(st));
+const phaseNames = [...new Set(phaseStarts.flatMap((st) => phaseTrials.get(st)!.flatMap((t) => t.map(([n]) => n))))];
+console.log(`${'phase'.padEnd(62)} | ${phaseStarts.map((st) => st.padStart(14)).join(' | ')}`);
+for (const name of [...phaseNames, 'total']) {
+  const cells = phaseStarts.map((st) => {
+    const per = phaseTrials.get(st)!.map((t) => (name === 'total' ? t.reduce((a, [, v]) => a + v, 0) : t.filter(([n]) => n === name).reduce((a, [, v]) => a + v, 0)));
+    return per.some((v) => v > 0) ? `${median(per).toFixed(1).padStart(11)} ms` : '-'.padStart(14);
+  });
+  console.log(`${name.slice(0, 62).padEnd(62)} | ${cells.join(' | ')}`);
 }
 delete process.env.PHYSVEC_SANDBOX_PRESTART;
 delete process.env[CHAIN_PRIORITY_ENV];
