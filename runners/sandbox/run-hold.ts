@@ -64,8 +64,8 @@ export function capInRunCgroup(hold: RunHold, req: SandboxRequest): void {
 }
 
 /** Never throws (releaseRun). */
-export function releaseHold(hold: RunHold): Promise<void> {
-  return releaseRun(hold.runId, hold.cgroup, hold.lease, hold.workDir);
+export function releaseHold(hold: RunHold, mark?: (phase: string) => void): Promise<void> {
+  return releaseRun(hold.runId, hold.cgroup, hold.lease, hold.workDir, mark);
 }
 
 function canRunAs(setpriv: string, uid: number, executable: string, workDir: string): Promise<boolean> {

@@ -13,10 +13,13 @@ export function newRunId(): string {
 }
 
 /** Never throws: a failure is logged and left to the stale sweeps, so the result still comes back. */
-export async function releaseRun(runId: string, cgroup: RunCgroup | null, lease: UidLease | null, workDir: string): Promise<void> {
+export async function releaseRun(runId: string, cgroup: RunCgroup | null, lease: UidLease | null, workDir: string, mark: (phase: string) => void = () => undefined): Promise<void> {
   if (cgroup) await removeRunCgroup(cgroup);
   activeRuns.delete(runId);
+  mark('clean-up: cgroup removed');
   // Only now, with the run's processes gone, may another run have its uid.
   await lease?.release();
+  mark('clean-up: uid released');
   if (!keepWorkDirs()) await removeWorkDir(workDir);
+  mark('clean-up: work dir removed');
 }

@@ -169,9 +169,9 @@ export async function runSandboxed(input: SandboxRequestInput, opts: RunSandboxO
     throw await hostDisk.explain(err, hold.workDir);
   } finally {
     heartbeat.enter('cleaning');
-    await releaseHold(hold);
+    clock.mark('result to clean-up');
+    await releaseHold(hold, (phase) => clock.mark(phase));
     heartbeat.stop();
-    clock.mark('clean-up');
     opts.onPhases?.(clock.phases);
     const profile = start ? profileOf(start) : (taken?.profile ?? null);
     if (profile) prestart(profile, req);
