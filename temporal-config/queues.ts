@@ -36,3 +36,14 @@ export function queuesOf(orchestrationQueue: string): TaskQueues {
   if (orchestrationQueue.endsWith(ORCHESTRATION_SUFFIX)) return queueFamily(orchestrationQueue.slice(0, -ORCHESTRATION_SUFFIX.length));
   return { orchestration: orchestrationQueue, simulation: `${orchestrationQueue}-simulation`, large: `${orchestrationQueue}-simulation-large` };
 }
+
+const RECOVERY_SUFFIX = '-recovery';
+
+/**
+ * The twin of a sandbox queue that retries of interrupted runs are moved to (workers/retry-priority.ts):
+ * every simulation worker polls it with one slot of its own, so such a retry starts even while every
+ * regular slot is busy. A recovery queue is its own twin.
+ */
+export function recoveryQueueOf(queue: string): string {
+  return queue.endsWith(RECOVERY_SUFFIX) ? queue : `${queue}${RECOVERY_SUFFIX}`;
+}

@@ -31,6 +31,8 @@ export const HeldAttempt = z.object({
   attempt: z.number().int(),
   holder: z.string(),
   startedAt: z.number(),
+  /** The recovery queue the holder's build serves for this attempt's queue (absent: older builds, or none). */
+  recoveryQueue: z.string().optional(),
 });
 export type HeldAttempt = z.infer<typeof HeldAttempt>;
 
@@ -117,7 +119,7 @@ export class AttemptRegistry {
 }
 
 /** Records every attempt of this worker in `registry` while it runs. */
-export function attemptRegistryInterceptor(registry: AttemptRegistry, server: { address: string; namespace: string }): ActivityInterceptorsFactory {
+export function attemptRegistryInterceptor(registry: AttemptRegistry, server: { address: string; namespace: string }, recoveryQueueFor: (taskQueue: string) => string | undefined = () => undefined): ActivityInterceptorsFactory {
   return (ctx) => ({
     inbound: {
       async execute(input, next) {
@@ -131,6 +133,7 @@ export function attemptRegistryInterceptor(registry: AttemptRegistry, server: { 
           attempt: i.attempt,
           holder: `${process.pid}@${os.hostname()}`,
           startedAt: Date.now(),
+          recoveryQueue: recoveryQueueFor(i.taskQueue),
         });
         try {
           return await next(input);

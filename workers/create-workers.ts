@@ -2,7 +2,7 @@
 import { Worker, NativeConnection, type WorkerOptions, type LogLevel } from '@temporalio/worker';
 import { workflowBundle } from './workflow-bundle.js';
 import { taskQueues } from '../lib/temporal/task-queues.js';
-import type { QueueName } from '../temporal-config/queues.js';
+import { recoveryQueueOf, type QueueName } from '../temporal-config/queues.js';
 import { orchestrationActivities, simulationActivities } from './activities.js';
 import { defaultSimulationSlots } from './slots.js';
 import { HEARTBEAT_THROTTLE } from '../temporal-config/timeouts.js';
@@ -62,6 +62,8 @@ let journal: RerunJournal | undefined;
 let registry: AttemptRegistry | undefined;
 const ownRegistry = () => (registry ??= new AttemptRegistry());
 const begun = new BegunAttempts();
+/** Sandbox queues (and their recovery twins) whose recovery twin this process polls → that twin. */
+const recoveryServed = new Map<string, string>();
 /**
  * Activity interceptors of every production worker: a line when the server times out an attempt of a
  * live worker, heartbeats for activities without their own, the attempts this process holds on disk
@@ -72,7 +74,7 @@ export function activityInterceptors(namespace: string): NonNullable<NonNullable
   journal ??= new RerunJournal(undefined, (line) => printLine(line));
   const delays = drillDelays(process.env[DRILL_DELAY_ENV]);
   const server = { address: temporalTarget().address, namespace };
-  return [begunAttemptsInterceptor(begun), timedOutAliveReporter((line) => printLine(line)), attemptRegistryInterceptor(ownRegistry(), server), heartbeatTicker, rerunJournalInterceptor(journal, artifactStore()), ...(delays.size ? [drillDelayInterceptor(delays)] : [])];
+  return [begunAttemptsInterceptor(begun), timedOutAliveReporter((line) => printLine(line)), attemptRegistryInterceptor(ownRegistry(), server, (q) => recoveryServed.get(q)), heartbeatTicker, rerunJournalInterceptor(journal, artifactStore()), ...(delays.size ? [drillDelayInterceptor(delays)] : [])];
 }
 
 const watchdogs = new Map<string, DeadWorkerWatchdog>();
@@ -85,7 +87,7 @@ async function watchAttempts(namespace: string): Promise<void> {
   const key = `${target.address}/${namespace}`;
   if (watchdogs.has(key)) return;
   ownRegistry().announce();
-  const sweeper = new UndeliveredAttemptSweeper({ ...target, namespace }, begun, (line) => printLine(line));
+  const sweeper = new UndeliveredAttemptSweeper({ ...target, namespace }, begun, (line) => printLine(line), undefined, (q) => recoveryServed.get(q));
   const watchdog = new DeadWorkerWatchdog({ ...target, namespace }, (line) => printLine(line), undefined, (dead) => sweeper.adopt(dead));
   watchdogs.set(key, watchdog);
   await watchdog.start();
@@ -130,10 +132,8 @@ export async function createWorkers(
   }
   // A simulation worker takes no workflow tasks, so the bundle options are dropped.
   const { workflowBundle: _b, workflowsPath: _p, ...rest } = overrides;
-  const simulationWorker = async (taskQueue: string, activities: WorkerOptions['activities'], slots: number) => {
-    // Work dirs a killed worker left behind go now, not at the first run (runners/sandbox/workdir.ts).
-    sweepStaleWorkDirsOnce();
-    return Worker.create({
+  const sandboxWorker = (taskQueue: string, activities: WorkerOptions['activities'], slots: number) =>
+    Worker.create({
       connection,
       namespace,
       taskQueue,
@@ -146,12 +146,26 @@ export async function createWorkers(
       ...deployment,
       ...rest,
     });
+  // A sandbox queue's workers, and for the simulation queue one slot on its recovery twin: retries of
+  // runs whose worker died are moved there (workers/retry-priority.ts), so they start even while every
+  // regular slot is busy. Not on the large queue: a slot there is a share of the host's memory sized
+  // for full-size runs, so its retries only go first (priority) among what waits.
+  const simulationWorkers = async (taskQueue: string, activities: WorkerOptions['activities'], slots: number, recoverySlot: boolean) => {
+    // Work dirs a killed worker left behind go now, not at the first run (runners/sandbox/workdir.ts).
+    sweepStaleWorkDirsOnce();
+    const made = [await sandboxWorker(taskQueue, activities, slots)];
+    if (recoverySlot) {
+      const recovery = recoveryQueueOf(taskQueue);
+      made.push(await sandboxWorker(recovery, activities, 1));
+      recoveryServed.set(taskQueue, recovery).set(recovery, recovery);
+    }
+    return made;
   };
   if (queue === 'simulation' || queue === 'all') {
-    workers.push(await simulationWorker(taskQueues().simulation, simulationActivities(), defaultSimulationSlots()));
+    workers.push(...(await simulationWorkers(taskQueues().simulation, simulationActivities(), defaultSimulationSlots(), true)));
   }
   if (queue === 'large') {
-    workers.push(await simulationWorker(taskQueues().large, largeSimulationActivities(), largeQueueSlots()));
+    workers.push(...(await simulationWorkers(taskQueues().large, largeSimulationActivities(), largeQueueSlots(), false)));
   }
   if (versioning && opts.promote !== false && workers.length) void promoteBuild(connection, namespace);
   return workers;

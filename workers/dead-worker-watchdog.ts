@@ -112,7 +112,7 @@ export class DeadWorkerWatchdog {
     const by = `${process.pid}@${os.hostname()}`;
     try {
       const client = await this.completionClient();
-      await raiseRetryPriority(client.connection, this.target.namespace, held, by);
+      await raiseRetryPriority(client.connection, this.target.namespace, held, by, held.recoveryQueue);
       await client.fail(
         Buffer.from(held.taskToken, 'base64'),
         ApplicationFailure.retryable(`the worker ${held.holder} running this attempt is gone (process ${holder.split('.')[0]} ended); noticed by worker ${by}, retried`, WORKER_GONE),

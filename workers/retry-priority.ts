@@ -5,6 +5,12 @@
 // is dispatched first), so the retry is the next task any worker of the queue takes. The raise lasts
 // for the activity's later attempts too: a run that was interrupted once has waited enough.
 //
+// Priority orders a queue but cannot make a slot free: at load 40 and 80 a retry still waited up to
+// 47 s for a standby whose two slots were busy with live runs. So an attempt whose worker served the
+// recovery twin of its queue (temporal-config/queues.ts recoveryQueueOf) is also moved there: every
+// simulation worker polls it with one slot of its own, kept for such retries (a host runs at most one
+// run over its slots per worker while it recovers; CPU limits measure the script, not the wall).
+//
 // Best effort: a server without the activity-options API, or an activity that ended meanwhile, just
 // leaves the retry in order. Priority holds within a task queue partition; the dev server writes
 // every queue to one partition for this reason (temporal-config/server.ts).
@@ -13,14 +19,19 @@ import type { ConnectionLike } from '@temporalio/client';
 /** Temporal's default priority key is 3 (of 1..5); retries of interrupted attempts go first. */
 export const RETRY_PRIORITY_KEY = 1;
 
-export async function raiseRetryPriority(connection: ConnectionLike, namespace: string, at: { workflowId: string; runId?: string; activityId: string }, identity: string): Promise<boolean> {
+/**
+ * `recoveryQueue`: the queue to move the retry to — only one that workers of the attempt's own build
+ * poll (its holder's, written by the holder itself), never a guess: a pinned run moved to a queue its
+ * build does not poll would wait for ever.
+ */
+export async function raiseRetryPriority(connection: ConnectionLike, namespace: string, at: { workflowId: string; runId?: string; activityId: string }, identity: string, recoveryQueue?: string): Promise<boolean> {
   try {
     await connection.workflowService.updateActivityOptions({
       namespace,
       execution: { workflowId: at.workflowId, runId: at.runId },
       id: at.activityId,
-      activityOptions: { priority: { priorityKey: RETRY_PRIORITY_KEY } },
-      updateMask: { paths: ['priority'] },
+      activityOptions: { priority: { priorityKey: RETRY_PRIORITY_KEY }, ...(recoveryQueue ? { taskQueue: { name: recoveryQueue } } : {}) },
+      updateMask: { paths: ['priority', ...(recoveryQueue ? ['task_queue.name'] : [])] },
       identity,
     });
     return true;

@@ -75,6 +75,8 @@ export interface PendingStarted {
   startedAt: number;
   lastHeartbeatAt: number | undefined;
   worker: string;
+  /** The queue its next attempt goes to (the server's current activity options). */
+  taskQueue: string;
 }
 
 /**
@@ -102,6 +104,8 @@ export class UndeliveredAttemptSweeper {
     private readonly begun: BegunAttempts,
     private readonly say: (line: string) => void,
     readonly identity = workerIdentity(),
+    /** The recovery twin this process polls for a queue, if any (only its own lost attempts are moved there: a dead worker's build is not known). */
+    private readonly recoveryQueueFor: (taskQueue: string) => string | undefined = () => undefined,
   ) {}
 
   start(): void {
@@ -160,13 +164,15 @@ export class UndeliveredAttemptSweeper {
         startedAt: tsToMs(p.lastStartedTime),
         lastHeartbeatAt: optionalTsToMs(p.lastHeartbeatTime),
         worker: p.lastWorkerIdentity ?? '',
+        taskQueue: p.activityOptions?.taskQueue?.name ?? '',
       }));
   }
 
   private async failLost(completion: AsyncCompletionClient, lost: PendingStarted): Promise<number> {
     const since = Math.round((Date.now() - lost.startedAt) / 1000);
     try {
-      await raiseRetryPriority(completion.connection, this.target.namespace, lost, this.identity);
+      const recovery = lost.worker === this.identity ? this.recoveryQueueFor(lost.taskQueue) : undefined;
+      await raiseRetryPriority(completion.connection, this.target.namespace, lost, this.identity, recovery);
       await completion.fail(
         { workflowId: lost.workflowId, runId: lost.runId, activityId: lost.activityId },
         ApplicationFailure.retryable(

@@ -13,6 +13,8 @@ export interface PendingRun {
   failureType: string;
   failure: string;
   priorityKey: number;
+  /** The queue its next attempt is dispatched on. */
+  taskQueue: string;
 }
 
 export async function pendingRun(handle: WorkflowHandle, activityType = 'runScript'): Promise<PendingRun | undefined> {
@@ -27,5 +29,6 @@ export async function pendingRun(handle: WorkflowHandle, activityType = 'runScri
     failureType: p.lastFailure?.applicationFailureInfo?.type ?? '',
     failure: p.lastFailure?.message ?? '',
     priorityKey: p.priority?.priorityKey ?? 0,
+    taskQueue: p.activityOptions?.taskQueue?.name ?? '',
   };
 }

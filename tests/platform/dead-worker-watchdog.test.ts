@@ -21,6 +21,7 @@ import { waitFor } from '../helpers/poll.js';
 import { pendingRun, SCHEDULED, STARTED } from '../helpers/pending-run.js';
 import { deadHolders, DeadWorkerWatchdog, WORKER_GONE } from '../../workers/dead-worker-watchdog.js';
 import { RETRY_PRIORITY_KEY } from '../../workers/retry-priority.js';
+import { recoveryQueueOf } from '../../temporal-config/queues.js';
 
 // This file's workers and watchdogs see only each other's attempts (the suite runs other workers on the same server).
 process.env[ATTEMPTS_DIR_ENV] = mkdtempSync(path.join(os.tmpdir(), 'physvec-attempts-test-'));
@@ -96,6 +97,7 @@ test('a worker killed -9 is noticed by a live worker of its host in seconds; a w
     assert.ok(noticedS < 10, `noticed ${noticedS.toFixed(1)} s after the kill (heartbeat timeout 60 s)`);
     assert.equal(failed.state, SCHEDULED);
     assert.equal(failed.priorityKey, RETRY_PRIORITY_KEY, 'the retry goes before the queued runs');
+    assert.equal(failed.taskQueue, recoveryQueueOf(taskQueues().simulation), 'the retry is moved to the recovery queue its worker served');
     // The retry gets the dead attempt's last heartbeat details (its run id, output counts, checkpoint manifest).
     const runId = (s: string) => /"runId":"([^"]+)"/.exec(s)?.[1];
     assert.ok(runId(beforeKill.details));
@@ -111,8 +113,8 @@ test('a worker killed -9 is noticed by a live worker of its host in seconds; a w
     const b = startWorker();
     workers.push(b);
     await waitFor('the retry of the killed run started', async () => ((await pendingRun(first))?.state === STARTED ? true : undefined), 120_000, 100);
-    const servedFirst = (await Promise.all(queued.map(async (q) => ((await q.describe()).status.name !== 'RUNNING' || (await pendingRun(q))?.state === STARTED)))).filter(Boolean).length;
-    assert.equal(servedFirst, 0, `the new worker took ${servedFirst} of the runs queued before the retry first (the retry's priority was not raised)`);
+    const servedFirst = (await Promise.all(queued.map(async (q) => (await q.describe()).status.name !== 'RUNNING'))).filter(Boolean).length;
+    assert.equal(servedFirst, 0, `the retry waited until ${servedFirst} of the runs queued before it had run`);
     assert.equal((await first.result()).status, 'passed');
     for (const q of queued) assert.equal((await q.result()).status, 'passed');
     const second = await startSleeper(client, 40);
@@ -130,6 +132,41 @@ test('a worker killed -9 is noticed by a live worker of its host in seconds; a w
     assert.match(c.out(), /was held by worker \d+@\S+, which is gone: failed it on the server/);
   } finally {
     await watchdog.stop();
+    for (const w of workers) await stopWorker(w);
+    await connection.close();
+  }
+});
+
+test('a killed run\'s retry starts at once in the recovery slot of a live worker whose sandbox slot is busy', { timeout: 600_000 }, async () => {
+  await ensureServer();
+  const { client, connection } = await testClient();
+  const workers: SpawnedWorker[] = [];
+  try {
+    const x = startWorker();
+    workers.push(x);
+    await x.ready;
+    const killed = await startSleeper(client, 40);
+    await runningOn(killed, x, 1);
+    const y = startWorker();
+    workers.push(y);
+    const busy = await startSleeper(client, 40);
+    await runningOn(busy, y, 1);
+    const killedAt = Date.now();
+    await stopWorker(x);
+    // y's watchdog fails x's attempt and moves its retry to the recovery queue, where y keeps a slot.
+    const retried = await waitFor('the retry running on the busy worker', async () => {
+      const p = await pendingRun(killed);
+      return p && p.attempt === 2 && p.state === STARTED && p.worker.startsWith(`${y.proc.pid}@`) ? p : undefined;
+    }, 30_000, 100).catch(async () => assert.fail(`no retry on ${y.proc.pid} within 30 s of the kill: ${JSON.stringify(await pendingRun(killed))}`));
+    const afterS = (Date.now() - killedAt) / 1000;
+    const other = await pendingRun(busy);
+    assert.ok(other?.state === STARTED && other.worker.startsWith(`${y.proc.pid}@`), `y's sandbox slot still runs the other run (${JSON.stringify(other)})`);
+    assert.equal(retried.failureType, WORKER_GONE);
+    assert.equal(retried.taskQueue, recoveryQueueOf(taskQueues().simulation));
+    console.log(`# the retry started ${afterS.toFixed(1)} s after the kill, beside the busy worker's own run`);
+    assert.equal((await killed.result()).status, 'passed');
+    assert.equal((await busy.result()).status, 'passed');
+  } finally {
     for (const w of workers) await stopWorker(w);
     await connection.close();
   }

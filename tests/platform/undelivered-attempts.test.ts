@@ -29,7 +29,7 @@ test('an attempt counts as lost only when it is this worker\'s, was never begun 
   const now = 1_000_000_000;
   const me = '111@host';
   const begun = new BegunAttempts();
-  const p = (o: Partial<PendingStarted>): PendingStarted => ({ workflowId: 'w', runId: 'r', activityId: '1', activityType: 'runScript', attempt: 1, startedAt: now - 30_000, lastHeartbeatAt: undefined, worker: me, ...o });
+  const p = (o: Partial<PendingStarted>): PendingStarted => ({ workflowId: 'w', runId: 'r', activityId: '1', activityType: 'runScript', attempt: 1, startedAt: now - 30_000, lastHeartbeatAt: undefined, worker: me, taskQueue: 'q-simulation', ...o });
   begun.note('r', 'begun', 1, now);
   const cases: [string, PendingStarted, boolean][] = [
     ['lost', p({}), true],
