@@ -104,7 +104,12 @@ export async function createWorkers(
   namespace: string,
   queue: QueueSelection,
   overrides: Partial<WorkerOptions> = {},
-  opts: { promote?: boolean } = {},
+  /**
+   * `recoverySlot`: also poll the simulation queue's recovery twin with one slot (workers/retry-priority.ts).
+   * `physvec worker` processes do; workers a process runs for itself (a test, `reproduce`, the demo)
+   * keep their former shape (one worker per queue), and their retries only get the priority.
+   */
+  opts: { promote?: boolean; recoverySlot?: boolean } = {},
 ): Promise<Worker[]> {
   const workers: Worker[] = [];
   const tracing = tracingWorkerParts();
@@ -162,7 +167,7 @@ export async function createWorkers(
     return made;
   };
   if (queue === 'simulation' || queue === 'all') {
-    workers.push(...(await simulationWorkers(taskQueues().simulation, simulationActivities(), defaultSimulationSlots(), true)));
+    workers.push(...(await simulationWorkers(taskQueues().simulation, simulationActivities(), defaultSimulationSlots(), opts.recoverySlot === true)));
   }
   if (queue === 'large') {
     workers.push(...(await simulationWorkers(taskQueues().large, largeSimulationActivities(), largeQueueSlots(), false)));
@@ -179,7 +184,7 @@ export async function runWorkers(
   opts: { onReady?: () => void; promote?: boolean; say?: (line: string) => void } = {},
 ): Promise<void> {
   installRuntime(); // a no-op when the CLI installed it (with its telemetry) already
-  const workers = await createWorkers(connection, namespace, queue, {}, { promote: opts.promote });
+  const workers = await createWorkers(connection, namespace, queue, {}, { promote: opts.promote, recoverySlot: true });
   opts.onReady?.();
   const stop = new AbortController();
   const watching = watchDrainage(connection, namespace, opts.say ?? ((l) => console.error(l)), stop.signal);
