@@ -5,10 +5,10 @@
 // is dispatched first), so the retry is the next task any worker of the queue takes. The raise lasts
 // for the activity's later attempts too: a run that was interrupted once has waited enough.
 //
-// Priority orders a queue but cannot make a slot free: at load 40 and 80 a retry still waited up to
-// 47 s for a standby whose two slots were busy with live runs. So an attempt whose worker served the
+// Priority orders a queue but cannot make a slot free: at load 85 a recovery still took 55 s, the
+// standby's two slots busy with live runs. So an attempt whose worker served the
 // recovery twin of its queue (temporal-config/queues.ts recoveryQueueOf) is also moved there: every
-// simulation worker polls it with one slot of its own, kept for such retries (a host runs at most one
+// `physvec worker` of the simulation queue polls it with one slot of its own, kept for such retries (a host runs at most one
 // run over its slots per worker while it recovers; CPU limits measure the script, not the wall).
 //
 // Best effort: a server without the activity-options API, or an activity that ended meanwhile, just
