@@ -41,8 +41,8 @@ const RECOVERY_SUFFIX = '-recovery';
 
 /**
  * The twin of a sandbox queue that retries of interrupted runs are moved to (workers/retry-priority.ts):
- * every simulation worker polls it with one slot of its own, so such a retry starts even while every
- * regular slot is busy. A recovery queue is its own twin.
+ * every `physvec worker` of the queue polls it with one slot of its own, so such a retry starts even
+ * while every regular slot is busy. A recovery queue is its own twin.
  */
 export function recoveryQueueOf(queue: string): string {
   return queue.endsWith(RECOVERY_SUFFIX) ? queue : `${queue}${RECOVERY_SUFFIX}`;

@@ -15,7 +15,7 @@ import { ActivityNotFoundError, AsyncCompletionClient, Connection } from '@tempo
 import { ApplicationFailure } from '@temporalio/common';
 import { FINISHED_SUFFIX, HeldAttempt, registryRoot } from './attempt-registry.js';
 import { startTicks } from '../lib/process-identity.js';
-import { raiseRetryPriority } from './retry-priority.js';
+import { sendRetryAhead } from './retry-priority.js';
 
 export const WORKER_GONE = 'WorkerGone';
 export const WATCHDOG_EVERY_MS = 1_000;
@@ -112,7 +112,7 @@ export class DeadWorkerWatchdog {
     const by = `${process.pid}@${os.hostname()}`;
     try {
       const client = await this.completionClient();
-      await raiseRetryPriority(client.connection, this.target.namespace, held, by, held.recoveryQueue);
+      await sendRetryAhead(client.connection, this.target.namespace, held, by, held.recoveryQueue);
       await client.fail(
         Buffer.from(held.taskToken, 'base64'),
         ApplicationFailure.retryable(`the worker ${held.holder} running this attempt is gone (process ${holder.split('.')[0]} ended); noticed by worker ${by}, retried`, WORKER_GONE),

@@ -6,10 +6,10 @@
 // for the activity's later attempts too: a run that was interrupted once has waited enough.
 //
 // Priority orders a queue but cannot make a slot free: at load 85 a recovery still took 55 s, the
-// standby's two slots busy with live runs. So an attempt whose worker served the
-// recovery twin of its queue (temporal-config/queues.ts recoveryQueueOf) is also moved there: every
-// `physvec worker` of the simulation queue polls it with one slot of its own, kept for such retries (a host runs at most one
-// run over its slots per worker while it recovers; CPU limits measure the script, not the wall).
+// standby's two slots busy with live runs. So an attempt whose worker served the recovery twin of its
+// queue (temporal-config/queues.ts recoveryQueueOf) is also moved there: every `physvec worker` of
+// the simulation queue polls it with one slot of its own, kept for such retries (a worker runs at
+// most one run over its slots while it recovers; CPU limits measure the script, not the wall).
 //
 // Best effort: a server without the activity-options API, or an activity that ended meanwhile, just
 // leaves the retry in order. Priority holds within a task queue partition; the dev server writes
@@ -24,7 +24,7 @@ export const RETRY_PRIORITY_KEY = 1;
  * poll (its holder's, written by the holder itself), never a guess: a pinned run moved to a queue its
  * build does not poll would wait for ever.
  */
-export async function raiseRetryPriority(connection: ConnectionLike, namespace: string, at: { workflowId: string; runId?: string; activityId: string }, identity: string, recoveryQueue?: string): Promise<boolean> {
+export async function sendRetryAhead(connection: ConnectionLike, namespace: string, at: { workflowId: string; runId?: string; activityId: string }, identity: string, recoveryQueue?: string): Promise<boolean> {
   try {
     await connection.workflowService.updateActivityOptions({
       namespace,

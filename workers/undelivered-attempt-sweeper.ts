@@ -21,7 +21,7 @@ import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { optionalTsToMs, tsToMs } from '@temporalio/common/lib/time.js';
 import type { WatchdogTarget } from './dead-worker-watchdog.js';
 import { HEARTBEAT_TIMEOUT_MS } from '../temporal-config/timeouts.js';
-import { raiseRetryPriority } from './retry-priority.js';
+import { sendRetryAhead } from './retry-priority.js';
 
 export const TASK_LOST = 'TaskLost';
 export const SWEEP_EVERY_MS = 10_000;
@@ -172,7 +172,7 @@ export class UndeliveredAttemptSweeper {
     const since = Math.round((Date.now() - lost.startedAt) / 1000);
     try {
       const recovery = lost.worker === this.identity ? this.recoveryQueueFor(lost.taskQueue) : undefined;
-      await raiseRetryPriority(completion.connection, this.target.namespace, lost, this.identity, recovery);
+      await sendRetryAhead(completion.connection, this.target.namespace, lost, this.identity, recovery);
       await completion.fail(
         { workflowId: lost.workflowId, runId: lost.runId, activityId: lost.activityId },
         ApplicationFailure.retryable(

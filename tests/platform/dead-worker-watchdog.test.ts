@@ -3,9 +3,10 @@
 // death. The attempt the dead worker held is failed on the server as WorkerGone (naming the dead
 // worker and who noticed), keeps its last heartbeat details (a retry restores the run's checkpoint
 // from them), and is retried; a worker started after the host lost every worker does this before it
-// polls. The retry's task priority is raised, so it goes before runs queued earlier (issue 24.4:
-// recovery at load 40 waited 45–58 s behind the stage's other runs). Real dev server, real
-// `physvec worker` processes, kill -9.
+// polls. The retry's task priority is raised and it is moved to the recovery queue, so it goes
+// before runs queued earlier and starts even beside a busy worker's own run (issue 24.4: recovery at
+// load 40 waited 45–58 s behind the stage's other runs). Real dev server, real `physvec worker`
+// processes, kill -9.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -59,9 +60,6 @@ function startSleeper(client: Client, seconds: number): Promise<WorkflowHandle> 
   });
 }
 
-
-
-
 /** The run's attempt `n` started on `w` and has heartbeated (its details name the run). */
 const runningOn = (handle: WorkflowHandle, w: SpawnedWorker, n: number) =>
   waitFor(`attempt ${n} running on ${w.proc.pid}`, async () => {
@@ -109,7 +107,7 @@ test('a worker killed -9 is noticed by a live worker of its host in seconds; a w
     await watchdog.stop();
 
     // 2. No live worker on the host: the next worker to start fails what the dead one held before it polls.
-    //    It also takes the retry of (1) before the runs queued earlier: the watchdog raised its priority.
+    //    It also starts the retry of (1) before the runs queued earlier: the watchdog sent it ahead.
     const b = startWorker();
     workers.push(b);
     await waitFor('the retry of the killed run started', async () => ((await pendingRun(first))?.state === STARTED ? true : undefined), 120_000, 100);

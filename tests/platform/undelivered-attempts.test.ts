@@ -49,7 +49,6 @@ test('an attempt counts as lost only when it is this worker\'s, was never begun 
 
 const sleepScript = (s: number) => `import time\nfor i in range(${s}):\n    print(i, flush=True)\n    time.sleep(1)\nprint("done")\n`;
 
-
 /** Take the run's sandbox task as worker `identity` would, and drop it: what a starved host does to a poll's answer. */
 async function loseRunTask(connection: Awaited<ReturnType<typeof testClient>>['connection'], handle: WorkflowHandle, identity: string): Promise<number> {
   await waitFor('the sandbox run scheduled', async () => (await pendingRun(handle)) ?? undefined, 120_000, 200);
