@@ -22,6 +22,7 @@ import { flushTracing, tracingWorkerParts } from './telemetry/tracing.js';
 import { AttemptRegistry, attemptRegistryInterceptor } from './attempt-registry.js';
 import { DeadWorkerWatchdog } from './dead-worker-watchdog.js';
 import { BegunAttempts, begunAttemptsInterceptor, UndeliveredAttemptSweeper, workerIdentity } from './undelivered-attempt-sweeper.js';
+import { FreeSlots } from './free-slots.js';
 import { temporalTarget } from '../lib/temporal/connection.js';
 
 export type QueueSelection = QueueName | 'all';
@@ -64,6 +65,9 @@ const ownRegistry = () => (registry ??= new AttemptRegistry());
 const begun = new BegunAttempts();
 /** Sandbox queues (and their recovery twins) whose recovery twin this process polls → that twin. */
 const recoveryServed = new Map<string, string>();
+/** Where a retry this process sends ahead waits: one of its own free regular slots, else the recovery twin. */
+const freeSlots = new FreeSlots();
+const retryQueueFor = (taskQueue: string) => freeSlots.retryQueue(recoveryServed.get(taskQueue));
 /**
  * Activity interceptors of every production worker: a line when the server times out an attempt of a
  * live worker, heartbeats for activities without their own, the attempts this process holds on disk
@@ -74,7 +78,7 @@ export function activityInterceptors(namespace: string): NonNullable<NonNullable
   journal ??= new RerunJournal(undefined, (line) => printLine(line));
   const delays = drillDelays(process.env[DRILL_DELAY_ENV]);
   const server = { address: temporalTarget().address, namespace };
-  return [begunAttemptsInterceptor(begun), timedOutAliveReporter((line) => printLine(line)), attemptRegistryInterceptor(ownRegistry(), server, (q) => recoveryServed.get(q)), heartbeatTicker, rerunJournalInterceptor(journal, artifactStore()), ...(delays.size ? [drillDelayInterceptor(delays)] : [])];
+  return [begunAttemptsInterceptor(begun), freeSlots.interceptor(), timedOutAliveReporter((line) => printLine(line)), attemptRegistryInterceptor(ownRegistry(), server, (q) => recoveryServed.get(q)), heartbeatTicker, rerunJournalInterceptor(journal, artifactStore()), ...(delays.size ? [drillDelayInterceptor(delays)] : [])];
 }
 
 const watchdogs = new Map<string, DeadWorkerWatchdog>();
@@ -87,8 +91,8 @@ async function watchAttempts(namespace: string): Promise<void> {
   const key = `${target.address}/${namespace}`;
   if (watchdogs.has(key)) return;
   ownRegistry().announce();
-  const sweeper = new UndeliveredAttemptSweeper({ ...target, namespace }, begun, (line) => printLine(line), undefined, (q) => recoveryServed.get(q));
-  const watchdog = new DeadWorkerWatchdog({ ...target, namespace }, (line) => printLine(line), undefined, (dead) => sweeper.adopt(dead));
+  const sweeper = new UndeliveredAttemptSweeper({ ...target, namespace }, begun, (line) => printLine(line), undefined, retryQueueFor);
+  const watchdog = new DeadWorkerWatchdog({ ...target, namespace }, (line) => printLine(line), undefined, (dead) => sweeper.adopt(dead), (recovery) => freeSlots.retryQueue(recovery));
   watchdogs.set(key, watchdog);
   await watchdog.start();
   sweeper.start();
@@ -114,6 +118,14 @@ export async function createWorkers(
   const workers: Worker[] = [];
   const tracing = tracingWorkerParts();
   const interceptors = { activity: [...tracing.activity, ...activityInterceptors(namespace)] };
+  const servesSimulation = queue === 'simulation' || queue === 'all';
+  // Known before the watchdog's first pass: a restarted worker keeps its dead predecessor's retries
+  // on its own free regular slots (workers/free-slots.ts) before it polls.
+  if (servesSimulation && opts.recoverySlot === true) {
+    const recovery = recoveryQueueOf(taskQueues().simulation);
+    recoveryServed.set(taskQueues().simulation, recovery).set(recovery, recovery);
+    freeSlots.serve(taskQueues().simulation, recovery, defaultSimulationSlots());
+  }
   await watchAttempts(namespace);
   const versioning = deploymentOptions();
   const deployment = versioning ? { workerDeploymentOptions: versioning } : {};
@@ -159,14 +171,10 @@ export async function createWorkers(
     // Work dirs a killed worker left behind go now, not at the first run (runners/sandbox/workdir.ts).
     sweepStaleWorkDirsOnce();
     const made = [await sandboxWorker(taskQueue, activities, slots)];
-    if (recoverySlot) {
-      const recovery = recoveryQueueOf(taskQueue);
-      made.push(await sandboxWorker(recovery, activities, 1));
-      recoveryServed.set(taskQueue, recovery).set(recovery, recovery);
-    }
+    if (recoverySlot) made.push(await sandboxWorker(recoveryQueueOf(taskQueue), activities, 1));
     return made;
   };
-  if (queue === 'simulation' || queue === 'all') {
+  if (servesSimulation) {
     workers.push(...(await simulationWorkers(taskQueues().simulation, simulationActivities(), defaultSimulationSlots(), opts.recoverySlot === true)));
   }
   if (queue === 'large') {

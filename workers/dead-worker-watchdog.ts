@@ -56,6 +56,8 @@ export class DeadWorkerWatchdog {
     private readonly root = registryRoot(),
     /** Called once per dead worker, by the one watchdog that removed its dir, with its identity (pid@host). */
     private readonly onGone?: (identity: string) => void,
+    /** Where a dead worker's retry waits, given the recovery queue its build serves (workers/free-slots.ts); default: that queue. */
+    private readonly retryQueue: (recovery: string | undefined) => string | undefined = (recovery) => recovery,
   ) {}
 
   /** One pass now (awaited: a starting worker clears what its dead predecessors held before it polls), then one every WATCHDOG_EVERY_MS. */
@@ -112,7 +114,7 @@ export class DeadWorkerWatchdog {
     const by = `${process.pid}@${os.hostname()}`;
     try {
       const client = await this.completionClient();
-      await sendRetryAhead(client.connection, this.target.namespace, held, by, held.recoveryQueue);
+      await sendRetryAhead(client.connection, this.target.namespace, held, by, this.retryQueue(held.recoveryQueue));
       await client.fail(
         Buffer.from(held.taskToken, 'base64'),
         ApplicationFailure.retryable(`the worker ${held.holder} running this attempt is gone (process ${holder.split('.')[0]} ended); noticed by worker ${by}, retried`, WORKER_GONE),

@@ -9,7 +9,9 @@
 // standby's two slots busy with live runs. So an attempt whose worker served the recovery twin of its
 // queue (temporal-config/queues.ts recoveryQueueOf) is also moved there: every `physvec worker` of
 // the simulation queue polls it with one slot of its own, kept for such retries (a worker runs at
-// most one run over its slots while it recovers; CPU limits measure the script, not the wall).
+// most one run over its slots while it recovers; CPU limits measure the script, not the wall). A
+// retry the mover can start on a free regular slot of its own stays on the regular queue instead
+// (workers/free-slots.ts), so a mass recovery is not serialised through one slot.
 //
 // Best effort: a server without the activity-options API, or an activity that ended meanwhile, just
 // leaves the retry in order. Priority holds within a task queue partition; the dev server writes
@@ -20,18 +22,18 @@ import type { ConnectionLike } from '@temporalio/client';
 export const RETRY_PRIORITY_KEY = 1;
 
 /**
- * `recoveryQueue`: the queue to move the retry to — only one that workers of the attempt's own build
- * poll (its holder's, written by the holder itself), never a guess: a pinned run moved to a queue its
- * build does not poll would wait for ever.
+ * `toQueue`: the queue to move the retry to — only one that workers of the attempt's own build poll
+ * (its holder's recovery twin, written by the holder itself, or that twin's regular queue), never a
+ * guess: a pinned run moved to a queue its build does not poll would wait for ever.
  */
-export async function sendRetryAhead(connection: ConnectionLike, namespace: string, at: { workflowId: string; runId?: string; activityId: string }, identity: string, recoveryQueue?: string): Promise<boolean> {
+export async function sendRetryAhead(connection: ConnectionLike, namespace: string, at: { workflowId: string; runId?: string; activityId: string }, identity: string, toQueue?: string): Promise<boolean> {
   try {
     await connection.workflowService.updateActivityOptions({
       namespace,
       execution: { workflowId: at.workflowId, runId: at.runId },
       id: at.activityId,
-      activityOptions: { priority: { priorityKey: RETRY_PRIORITY_KEY }, ...(recoveryQueue ? { taskQueue: { name: recoveryQueue } } : {}) },
-      updateMask: { paths: ['priority', ...(recoveryQueue ? ['task_queue.name'] : [])] },
+      activityOptions: { priority: { priorityKey: RETRY_PRIORITY_KEY }, ...(toQueue ? { taskQueue: { name: toQueue } } : {}) },
+      updateMask: { paths: ['priority', ...(toQueue ? ['task_queue.name'] : [])] },
       identity,
     });
     return true;

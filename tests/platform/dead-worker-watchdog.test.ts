@@ -5,7 +5,8 @@
 // from them), and is retried; a worker started after the host lost every worker does this before it
 // polls. The retry's task priority is raised and it is moved to the recovery queue, so it goes
 // before runs queued earlier and starts even beside a busy worker's own run (issue 24.4: recovery at
-// load 40 waited 45–58 s behind the stage's other runs). Real dev server, real `physvec worker`
+// load 40 waited 45–58 s behind the stage's other runs); a mover with free regular slots keeps as
+// many retries on the regular queue (workers/free-slots.ts). Real dev server, real `physvec worker`
 // processes, kill -9.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -164,6 +165,37 @@ test('a killed run\'s retry starts at once in the recovery slot of a live worker
     console.log(`# the retry started ${afterS.toFixed(1)} s after the kill, beside the busy worker's own run`);
     assert.equal((await killed.result()).status, 'passed');
     assert.equal((await busy.result()).status, 'passed');
+  } finally {
+    for (const w of workers) await stopWorker(w);
+    await connection.close();
+  }
+});
+
+test('a worker restarted after its host lost a worker holding three runs starts all three retries at once: two on its free regular slots, one in its recovery slot', { timeout: 600_000 }, async () => {
+  await ensureServer();
+  const { client, connection } = await testClient();
+  const workers: SpawnedWorker[] = [];
+  try {
+    const x = spawnWorker('all', { PHYSVEC_SIM_SLOTS: '3' }, undefined, 'capture');
+    workers.push(x);
+    await x.ready;
+    const runs = await Promise.all([0, 1, 2].map(() => startSleeper(client, 40)));
+    await Promise.all(runs.map((r) => runningOn(r, x, 1)));
+    await stopWorker(x);
+    // No live worker on the host: y's watchdog fails x's three attempts before y polls. One recovery
+    // slot alone would run them one after the other (39 s for the last at idle, drill-load).
+    const y = spawnWorker('all', { PHYSVEC_SIM_SLOTS: '2' }, undefined, 'capture');
+    workers.push(y);
+    const startedAt = Date.now();
+    const retries = await waitFor('all three retries running on y at once', async () => {
+      const ps = await Promise.all(runs.map((r) => pendingRun(r)));
+      return ps.every((p) => p && p.attempt === 2 && p.state === STARTED && p.worker.startsWith(`${y.proc.pid}@`)) ? ps : undefined;
+    }, 60_000, 100).catch(async () => assert.fail(`not all three retries ran at once on ${y.proc.pid} within 60 s of its start: ${JSON.stringify(await Promise.all(runs.map((r) => pendingRun(r))))}`));
+    console.log(`# all three retries running ${((Date.now() - startedAt) / 1000).toFixed(1)} s after the restarted worker's start`);
+    const queues = retries.map((p) => p!.taskQueue).sort();
+    assert.deepEqual(queues, [taskQueues().simulation, taskQueues().simulation, recoveryQueueOf(taskQueues().simulation)].sort(), 'two stay on the regular queue (its free slots), one goes to the recovery slot');
+    for (const p of retries) assert.equal(p!.priorityKey, RETRY_PRIORITY_KEY);
+    for (const r of runs) assert.equal((await r.result()).status, 'passed');
   } finally {
     for (const w of workers) await stopWorker(w);
     await connection.close();
