@@ -1,5 +1,5 @@
 // Build the workers for one or both task queues. A dev ("all") process runs both in one process.
-import { Worker, NativeConnection, type WorkerOptions, type LogLevel } from '@temporalio/worker';
+import { Worker, NativeConnection, type ActivitySlotInfo, type CustomSlotSupplier, type WorkerOptions, type WorkerTuner, type LogLevel } from '@temporalio/worker';
 import { workflowBundle } from './workflow-bundle.js';
 import { taskQueues } from '../lib/temporal/task-queues.js';
 import { recoveryQueueOf, type QueueName } from '../temporal-config/queues.js';
@@ -22,7 +22,7 @@ import { flushTracing, tracingWorkerParts } from './telemetry/tracing.js';
 import { AttemptRegistry, attemptRegistryInterceptor } from './attempt-registry.js';
 import { DeadWorkerWatchdog } from './dead-worker-watchdog.js';
 import { BegunAttempts, begunAttemptsInterceptor, UndeliveredAttemptSweeper, workerIdentity } from './undelivered-attempt-sweeper.js';
-import { FreeSlots } from './free-slots.js';
+import { SandboxSlots } from './sandbox-slots.js';
 import { temporalTarget } from '../lib/temporal/connection.js';
 
 export type QueueSelection = QueueName | 'all';
@@ -65,9 +65,9 @@ const ownRegistry = () => (registry ??= new AttemptRegistry());
 const begun = new BegunAttempts();
 /** Sandbox queues (and their recovery twins) whose recovery twin this process polls → that twin. */
 const recoveryServed = new Map<string, string>();
-/** Where a retry this process sends ahead waits: one of its own free regular slots, else the recovery twin. */
-const freeSlots = new FreeSlots();
-const retryQueueFor = (taskQueue: string) => freeSlots.retryQueue(recoveryServed.get(taskQueue));
+/** This process's sandbox slots on the simulation queue and its recovery twin (workers/sandbox-slots.ts). */
+const sandboxSlots = new SandboxSlots();
+const retryQueueFor = (taskQueue: string) => sandboxSlots.retryQueue(recoveryServed.get(taskQueue));
 /**
  * Activity interceptors of every production worker: a line when the server times out an attempt of a
  * live worker, heartbeats for activities without their own, the attempts this process holds on disk
@@ -78,7 +78,7 @@ export function activityInterceptors(namespace: string): NonNullable<NonNullable
   journal ??= new RerunJournal(undefined, (line) => printLine(line));
   const delays = drillDelays(process.env[DRILL_DELAY_ENV]);
   const server = { address: temporalTarget().address, namespace };
-  return [begunAttemptsInterceptor(begun), freeSlots.interceptor(), timedOutAliveReporter((line) => printLine(line)), attemptRegistryInterceptor(ownRegistry(), server, (q) => recoveryServed.get(q)), heartbeatTicker, rerunJournalInterceptor(journal, artifactStore()), ...(delays.size ? [drillDelayInterceptor(delays)] : [])];
+  return [begunAttemptsInterceptor(begun), timedOutAliveReporter((line) => printLine(line)), attemptRegistryInterceptor(ownRegistry(), server, (q) => recoveryServed.get(q)), heartbeatTicker, sandboxSlots.interceptor(), rerunJournalInterceptor(journal, artifactStore()), ...(delays.size ? [drillDelayInterceptor(delays)] : [])];
 }
 
 const watchdogs = new Map<string, DeadWorkerWatchdog>();
@@ -92,10 +92,16 @@ async function watchAttempts(namespace: string): Promise<void> {
   if (watchdogs.has(key)) return;
   ownRegistry().announce();
   const sweeper = new UndeliveredAttemptSweeper({ ...target, namespace }, begun, (line) => printLine(line), undefined, retryQueueFor);
-  const watchdog = new DeadWorkerWatchdog({ ...target, namespace }, (line) => printLine(line), undefined, (dead) => sweeper.adopt(dead), (recovery) => freeSlots.retryQueue(recovery));
+  const watchdog = new DeadWorkerWatchdog({ ...target, namespace }, (line) => printLine(line), undefined, (dead) => sweeper.adopt(dead), (recovery) => sandboxSlots.retryQueue(recovery));
   watchdogs.set(key, watchdog);
   await watchdog.start();
   sweeper.start();
+}
+
+/** A recovery worker takes only activity tasks, as many as its supplier allows. */
+function recoveryTuner(activities: CustomSlotSupplier<ActivitySlotInfo>): WorkerTuner {
+  const one = { type: 'fixed-size', numSlots: 1 } as const;
+  return { activityTaskSlotSupplier: activities, workflowTaskSlotSupplier: one, localActivityTaskSlotSupplier: one, nexusTaskSlotSupplier: one };
 }
 
 /**
@@ -109,7 +115,8 @@ export async function createWorkers(
   queue: QueueSelection,
   overrides: Partial<WorkerOptions> = {},
   /**
-   * `recoverySlot`: also poll the simulation queue's recovery twin with one slot (workers/retry-priority.ts).
+   * `recoverySlot`: also poll the simulation queue's recovery twin, with one slot beyond the regular
+   * ones, or all of them while the regular ones are idle (workers/sandbox-slots.ts).
    * `physvec worker` processes do; workers a process runs for itself (a test, `reproduce`, the demo)
    * keep their former shape (one worker per queue), and their retries only get the priority.
    */
@@ -124,7 +131,7 @@ export async function createWorkers(
   if (servesSimulation && opts.recoverySlot === true) {
     const recovery = recoveryQueueOf(taskQueues().simulation);
     recoveryServed.set(taskQueues().simulation, recovery).set(recovery, recovery);
-    freeSlots.serve(taskQueues().simulation, recovery, defaultSimulationSlots());
+    sandboxSlots.serve(taskQueues().simulation, recovery, defaultSimulationSlots());
   }
   await watchAttempts(namespace);
   const versioning = deploymentOptions();
@@ -149,7 +156,7 @@ export async function createWorkers(
   }
   // A simulation worker takes no workflow tasks, so the bundle options are dropped.
   const { workflowBundle: _b, workflowsPath: _p, ...rest } = overrides;
-  const sandboxWorker = (taskQueue: string, activities: WorkerOptions['activities'], slots: number) =>
+  const sandboxWorker = (taskQueue: string, activities: WorkerOptions['activities'], slots: number | 'recovery') =>
     Worker.create({
       connection,
       namespace,
@@ -158,20 +165,20 @@ export async function createWorkers(
       identity: workerIdentity(),
       interceptors,
       ...HEARTBEATS,
-      maxConcurrentActivityTaskExecutions: slots,
+      ...(slots === 'recovery' ? { tuner: recoveryTuner(sandboxSlots.recoverySupplier(taskQueue)) } : { maxConcurrentActivityTaskExecutions: slots }),
       ...SHUTDOWN,
       ...deployment,
       ...rest,
     });
-  // A sandbox queue's workers, and for the simulation queue one slot on its recovery twin: retries of
+  // A sandbox queue's workers, and for the simulation queue a worker on its recovery twin: retries of
   // runs whose worker died are moved there (workers/retry-priority.ts), so they start even while every
-  // regular slot is busy. Not on the large queue: a slot there is a share of the host's memory sized
+  // regular slot is busy (workers/sandbox-slots.ts). Not on the large queue: a slot there is a share of the host's memory sized
   // for full-size runs, so its retries only go first (priority) among what waits.
   const simulationWorkers = async (taskQueue: string, activities: WorkerOptions['activities'], slots: number, recoverySlot: boolean) => {
     // Work dirs a killed worker left behind go now, not at the first run (runners/sandbox/workdir.ts).
     sweepStaleWorkDirsOnce();
     const made = [await sandboxWorker(taskQueue, activities, slots)];
-    if (recoverySlot) made.push(await sandboxWorker(recoveryQueueOf(taskQueue), activities, 1));
+    if (recoverySlot) made.push(await sandboxWorker(recoveryQueueOf(taskQueue), activities, 'recovery'));
     return made;
   };
   if (servesSimulation) {
