@@ -18,7 +18,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FileSystemSpace, type HostDiskShortage } from '../../schemas/host-disk.js';
 import type { SandboxResult } from '../../schemas/sandbox.js';
-import { sandboxRoot } from './workdir.js';
+import { sandboxRoot, workDirRemovals } from './workdir.js';
 
 /** How much room a file system is asked to keep free for sandbox runs. */
 export const MIN_FREE_BYTES = 64 * 1024 * 1024;
@@ -94,6 +94,7 @@ export class HostDisk {
 
   /** The first of the run's file systems (`extra` first) that is nearly full, or null. A probe that fails says nothing. */
   async shortage(extra: readonly string[] = []): Promise<HostDiskShortage | null> {
+    await workDirRemovals(); // space a finished run's work dir still takes is about to be free
     for (const p of new Set([...extra, ...this.paths()].map((x) => path.resolve(x)))) {
       const at = await nearestExisting(p);
       let space: FileSystemSpace;

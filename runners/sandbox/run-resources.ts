@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { removeRunCgroup, type RunCgroup } from './cgroup.js';
 import type { UidLease } from './uid.js';
-import { keepWorkDirs, removeWorkDir } from './workdir.js';
+import { keepWorkDirs, retireWorkDir } from './workdir.js';
 
 /** Runs of this process between creating their cgroup and removing it (the stale sweep leaves them alone). */
 export const activeRuns = new Set<string>();
@@ -17,9 +17,10 @@ export async function releaseRun(runId: string, cgroup: RunCgroup | null, lease:
   if (cgroup) await removeRunCgroup(cgroup);
   activeRuns.delete(runId);
   mark('clean-up: cgroup removed');
+  // Out of the run's path (removed in the background) before its uid can go to another run.
+  if (!keepWorkDirs()) await retireWorkDir(workDir);
+  mark('clean-up: work dir retired');
   // Only now, with the run's processes gone, may another run have its uid.
   await lease?.release();
   mark('clean-up: uid released');
-  if (!keepWorkDirs()) await removeWorkDir(workDir);
-  mark('clean-up: work dir removed');
 }

@@ -327,14 +327,15 @@ async function execute(launch: Launch, req: SandboxRequest, hold: RunHold, start
     const durationMs = performance.now() - started;
     clock.mark(start.path === 'cold' ? 'cold chain + script' : 'script, its exit, holder and bwrap exit');
     // Sweep stragglers (daemons, orphans) even after a normal exit; inside bwrap they are already gone with the PID namespace.
-    if (child.pid !== undefined) await (killing ?? killRun(child.pid, launch.uid, launch.cgroup));
+    const sweep = child.pid !== undefined ? (killing ?? killRun(child.pid, launch.uid, launch.cgroup)) : Promise.resolve();
+    // A breach between the last tick and the exit still counts: the run went past its limit. Inside
+    // bwrap nothing of the run is left to write, so the last check need not wait for the sweep.
+    if (!launch.plan.bwrap) await sweep;
+    await Promise.all([sweep, watchdog.stop()]);
     exited = true;
-    clock.mark('straggler sweep');
-    // A breach between the last tick and the exit still counts: the run went past its limit.
-    await watchdog.stop();
     cpu.sample();
     if (killedReason === null && watchdog.memoryBreached()) killedReason = 'memory';
-    clock.mark('last disk/memory check');
+    clock.mark('straggler sweep, last disk/memory check');
     await Promise.race([chain.closed, new Promise((r) => setTimeout(r, PIPE_GRACE_MS))]);
     clock.mark('pipes closed');
     child.stdout!.destroy();

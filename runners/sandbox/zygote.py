@@ -30,6 +30,7 @@ import ctypes
 import gc
 import json
 import os
+import resource
 import signal
 import sys
 import threading
@@ -295,26 +296,32 @@ def close_fds_except(keep: Iterable[int]) -> None:
     os.closerange(low, 1 << 16)
 
 
-def set_autogroup_nice(nice: int) -> None:
+def set_autogroup_nice(nice: int) -> bool:
     """The nice of this process's session as a whole against other sessions (kernel autogroup)."""
     try:
         with open('/proc/self/autogroup', 'w') as f:
             f.write(str(nice))
+        return True
     except OSError:
-        pass  # no autogroup here, or not permitted: the thread nice alone
+        return False  # no autogroup here, or not permitted: the thread nice alone
 
 
 def at_setup_priority(req: ArmRequest) -> None:
     """In the per-run child (a fork of the zygote, which runs at the worker's priority once it has
     imported): a session of its own at the priority its set-up of the run asks for — the worker's
     (armNice), or the neighbours' — so a busy host does not queue physvec's own few milliseconds
-    behind the neighbours, and no run shares the zygote's autogroup."""
+    behind the neighbours. When that is where the zygote already runs (its thread and its session's
+    autogroup at the worker's priority), the child stays in the zygote's session: a session of its
+    own cost ~3 ms at load 4 (a new autogroup and a write to it) on every run armed on its own
+    chain. The run process always makes its own (become_run)."""
+    nice = req.get('armNice')
+    nice = NEIGHBOUR_NICE if nice is None else nice
+    if nice == ZYGOTE_AUTOGROUP_NICE and os.getpriority(os.PRIO_PROCESS, 0) == nice:
+        return
     try:
         os.setsid()
     except OSError:
         pass
-    nice = req.get('armNice')
-    nice = NEIGHBOUR_NICE if nice is None else nice
     set_autogroup_nice(nice if nice < 0 else 0)
     try:
         os.setpriority(os.PRIO_PROCESS, 0, nice)
@@ -323,9 +330,11 @@ def at_setup_priority(req: ArmRequest) -> None:
 
 
 def at_neighbour_priority() -> None:
-    """Before anything of the script runs: the neighbours' priority, in an autogroup at 0, as on a cold chain."""
+    """Before anything of the script runs: a session of its own (bwrap --new-session), whose new
+    autogroup is at nice 0 as on a cold chain, and the neighbours' priority. The set-up before it
+    ran in the per-run child's session, at the set-up's priority."""
+    os.setsid()
     os.setpriority(os.PRIO_PROCESS, 0, NEIGHBOUR_NICE)
-    set_autogroup_nice(0)
 
 
 def become_run(req: ArmRequest, uid: int, last_cap: int, ns_fds: list[tuple[str, int]], root_fd: int, procs_fds: list[int],
@@ -336,10 +345,6 @@ def become_run(req: ArmRequest, uid: int, last_cap: int, ns_fds: list[tuple[str,
     os.fchdir(root_fd)
     os.chroot('.')
     os.chdir(req['workDir'])
-    os.setsid()  # bwrap --new-session
-    setup_nice = os.getpriority(os.PRIO_PROCESS, 0)
-    if setup_nice < 0:  # the rest of the set-up in this new session at the priority it has
-        set_autogroup_nice(setup_nice)
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL, what='PR_SET_PDEATHSIG')
     for fd in procs_fds:  # before anything else can fork
         os.write(fd, b'0')
@@ -348,7 +353,6 @@ def become_run(req: ArmRequest, uid: int, last_cap: int, ns_fds: list[tuple[str,
     os.dup2(err_fd, 2)
     close_fds_except(keep)
 
-    import resource
     for name, (soft, hard) in req['rlimits'].items():
         resource.setrlimit(getattr(resource, name), (soft, hard))
 
@@ -524,6 +528,8 @@ def serve(requests: IO[bytes], run_id: str, arm_path: str) -> NoReturn:
 ZYGOTE_PYTHONPATH = os.environ.get('PYTHONPATH', '').split(os.pathsep)
 # The nice the warm python was started at (the neighbours'): what a script runs at.
 NEIGHBOUR_NICE = 0
+# The autogroup nice of the warm python's session once it set it (--setup-nice), else None.
+ZYGOTE_AUTOGROUP_NICE: int | None = None
 # matplotlib's rcParams as the zygote's import left them (reset_interpreter restores them).
 MPL_RC_AT_IMPORT: dict[str, Any] = {}
 
@@ -574,10 +580,12 @@ def main() -> None:
     # priority when the worker raised its own (`--setup-nice`); every run drops to the neighbours'
     # before its script (at_neighbour_priority).
     setup = [a.split('=', 1)[1] for a in sys.argv[2:] if a.startswith('--setup-nice=')]
+    global ZYGOTE_AUTOGROUP_NICE
     if setup and os.geteuid() == 0:
         try:
             os.setpriority(os.PRIO_PROCESS, 0, int(setup[0]))
-            set_autogroup_nice(int(setup[0]))
+            if set_autogroup_nice(int(setup[0])):
+                ZYGOTE_AUTOGROUP_NICE = int(setup[0])
         except (OSError, ValueError):
             pass
     threads = thread_count()

@@ -33,7 +33,7 @@ test('200 000 empty files under a 20 000 file cap: killed: files well before the
   const phase = (name: string) => phases.filter(([n]) => n === name || n.startsWith(`${name}:`)).reduce((a, [, ms]) => a + ms, 0);
   console.log(
     `# made ${made} files before the kill (peak counted ${result.usage.filesPeak}), script ${seconds(result.durationMs)}, ` +
-      `whole run ${seconds(totalMs)}: last check ${seconds(phase('last disk/memory check'))}, collect ${seconds(phase('collect files'))}, clean-up ${seconds(phase('clean-up'))}`,
+      `whole run ${seconds(totalMs)}: last check ${seconds(phase('straggler sweep, last disk/memory check'))}, collect ${seconds(phase('collect files'))}, clean-up ${seconds(phase('clean-up'))}`,
   );
   assert.equal(result.killedReason, 'files', `stdout: ${result.stdoutTail.slice(-300)} stderr: ${result.stderrTail.slice(-300)}`);
   assert.equal(result.ok, false);

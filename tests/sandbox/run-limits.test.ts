@@ -5,14 +5,14 @@
 // than ~2.5 GiB of the shared machine; each prints the peaks it saw.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statfsSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statfsSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import { repoRoot } from '../../lib/paths.js';
 import type { SandboxResult } from '../../schemas/sandbox.js';
 import { probeIsolation, runSandboxed, sandboxRoot, type IsolationProbe } from '../../runners/sandbox/index.js';
 import { allocateSandboxUid } from '../../runners/sandbox/uid.js';
-import { removeStaleWorkDirs, removeWorkDir } from '../../runners/sandbox/workdir.js';
+import { removeStaleWorkDirs, removeWorkDir, retireWorkDir, workDirRemovals } from '../../runners/sandbox/workdir.js';
 import { hostileScript, testStore, useTestStateDir } from '../fixtures/hostile/harness.js';
 
 useTestStateDir();
@@ -57,6 +57,7 @@ async function assertHostRecovered(what: string, result: SandboxResult, levelsBe
   if (probe.cgroup.ok) {
     for (const parent of Object.values(probe.cgroup.host.parents)) assert.equal(existsSync(path.join(parent, `physvec-${result.runId}`)), false, `cgroup left in ${parent}`);
   }
+  await workDirRemovals(); // the work dir is removed in the background once the run is over
   let now = hostLevels();
   const recovered = () =>
     (Object.keys(tolerance) as (keyof HostLevels)[]).every((k) =>
@@ -260,6 +261,17 @@ describe('cleanup never loses a result', () => {
     const removed = await removeStaleWorkDirs();
     assert.ok(removed.includes(dir), `removed: ${removed.join(', ')}`);
     assert.equal(existsSync(dir), false);
+  });
+
+  test('a finished run\'s work dir leaves its path at once and is removed in the background', async () => {
+    const dir = path.join(sandboxRoot(), `retired-${process.pid}`);
+    mkdirSync(path.join(dir, 'out'), { recursive: true });
+    for (let i = 0; i < 20; i++) writeFileSync(path.join(dir, 'out', `f${i}.txt`), 'x'.repeat(4096));
+    await retireWorkDir(dir);
+    assert.equal(existsSync(dir), false, 'no longer in the run\'s path');
+    await workDirRemovals();
+    assert.equal(existsSync(path.join(sandboxRoot(), '.trash', path.basename(dir))), false, 'removed from .trash');
+    assert.equal(statSync(path.join(sandboxRoot(), '.trash')).mode & 0o777, 0o700, '.trash is root\'s only');
   });
 
   test('a work dir that cannot be removed is logged, kept in .trash, and removed by the next sweep', async (t) => {
