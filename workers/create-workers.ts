@@ -1,5 +1,5 @@
 // Build the workers for one or both task queues. A dev ("all") process runs both in one process.
-import { Worker, NativeConnection, type ActivitySlotInfo, type CustomSlotSupplier, type WorkerOptions, type WorkerTuner, type LogLevel } from '@temporalio/worker';
+import { Worker, NativeConnection, type WorkerOptions, type LogLevel } from '@temporalio/worker';
 import { workflowBundle } from './workflow-bundle.js';
 import { taskQueues } from '../lib/temporal/task-queues.js';
 import { recoveryQueueOf, type QueueName } from '../temporal-config/queues.js';
@@ -67,7 +67,6 @@ const begun = new BegunAttempts();
 const recoveryServed = new Map<string, string>();
 /** This process's sandbox slots on the simulation queue and its recovery twin (workers/sandbox-slots.ts). */
 const sandboxSlots = new SandboxSlots();
-const retryQueueFor = (taskQueue: string) => sandboxSlots.retryQueue(recoveryServed.get(taskQueue));
 /**
  * Activity interceptors of every production worker: a line when the server times out an attempt of a
  * live worker, heartbeats for activities without their own, the attempts this process holds on disk
@@ -78,7 +77,7 @@ export function activityInterceptors(namespace: string): NonNullable<NonNullable
   journal ??= new RerunJournal(undefined, (line) => printLine(line));
   const delays = drillDelays(process.env[DRILL_DELAY_ENV]);
   const server = { address: temporalTarget().address, namespace };
-  return [begunAttemptsInterceptor(begun), timedOutAliveReporter((line) => printLine(line)), attemptRegistryInterceptor(ownRegistry(), server, (q) => recoveryServed.get(q)), heartbeatTicker, sandboxSlots.interceptor(), rerunJournalInterceptor(journal, artifactStore()), ...(delays.size ? [drillDelayInterceptor(delays)] : [])];
+  return [begunAttemptsInterceptor(begun), sandboxSlots.interceptor(), timedOutAliveReporter((line) => printLine(line)), attemptRegistryInterceptor(ownRegistry(), server, (q) => recoveryServed.get(q)), heartbeatTicker, rerunJournalInterceptor(journal, artifactStore()), ...(delays.size ? [drillDelayInterceptor(delays)] : [])];
 }
 
 const watchdogs = new Map<string, DeadWorkerWatchdog>();
@@ -91,17 +90,11 @@ async function watchAttempts(namespace: string): Promise<void> {
   const key = `${target.address}/${namespace}`;
   if (watchdogs.has(key)) return;
   ownRegistry().announce();
-  const sweeper = new UndeliveredAttemptSweeper({ ...target, namespace }, begun, (line) => printLine(line), undefined, retryQueueFor);
-  const watchdog = new DeadWorkerWatchdog({ ...target, namespace }, (line) => printLine(line), undefined, (dead) => sweeper.adopt(dead), (recovery) => sandboxSlots.retryQueue(recovery));
+  const sweeper = new UndeliveredAttemptSweeper({ ...target, namespace }, begun, (line) => printLine(line), undefined, (q) => recoveryServed.get(q), () => sandboxSlots.router());
+  const watchdog = new DeadWorkerWatchdog({ ...target, namespace }, (line) => printLine(line), undefined, (dead) => sweeper.adopt(dead), () => sandboxSlots.router());
   watchdogs.set(key, watchdog);
   await watchdog.start();
   sweeper.start();
-}
-
-/** A recovery worker takes only activity tasks, as many as its supplier allows. */
-function recoveryTuner(activities: CustomSlotSupplier<ActivitySlotInfo>): WorkerTuner {
-  const one = { type: 'fixed-size', numSlots: 1 } as const;
-  return { activityTaskSlotSupplier: activities, workflowTaskSlotSupplier: one, localActivityTaskSlotSupplier: one, nexusTaskSlotSupplier: one };
 }
 
 /**
@@ -115,8 +108,7 @@ export async function createWorkers(
   queue: QueueSelection,
   overrides: Partial<WorkerOptions> = {},
   /**
-   * `recoverySlot`: also poll the simulation queue's recovery twin, with one slot beyond the regular
-   * ones, or all of them while the regular ones are idle (workers/sandbox-slots.ts).
+   * `recoverySlot`: also poll the simulation queue's recovery twin with one slot (workers/sandbox-slots.ts).
    * `physvec worker` processes do; workers a process runs for itself (a test, `reproduce`, the demo)
    * keep their former shape (one worker per queue), and their retries only get the priority.
    */
@@ -127,7 +119,7 @@ export async function createWorkers(
   const interceptors = { activity: [...tracing.activity, ...activityInterceptors(namespace)] };
   const servesSimulation = queue === 'simulation' || queue === 'all';
   // Known before the watchdog's first pass: a restarted worker keeps its dead predecessor's retries
-  // on its own free regular slots (workers/free-slots.ts) before it polls.
+  // on its own free regular slots (workers/sandbox-slots.ts) before it polls.
   if (servesSimulation && opts.recoverySlot === true) {
     const recovery = recoveryQueueOf(taskQueues().simulation);
     recoveryServed.set(taskQueues().simulation, recovery).set(recovery, recovery);
@@ -156,7 +148,7 @@ export async function createWorkers(
   }
   // A simulation worker takes no workflow tasks, so the bundle options are dropped.
   const { workflowBundle: _b, workflowsPath: _p, ...rest } = overrides;
-  const sandboxWorker = (taskQueue: string, activities: WorkerOptions['activities'], slots: number | 'recovery') =>
+  const sandboxWorker = (taskQueue: string, activities: WorkerOptions['activities'], slots: number) =>
     Worker.create({
       connection,
       namespace,
@@ -165,20 +157,20 @@ export async function createWorkers(
       identity: workerIdentity(),
       interceptors,
       ...HEARTBEATS,
-      ...(slots === 'recovery' ? { tuner: recoveryTuner(sandboxSlots.recoverySupplier(taskQueue)) } : { maxConcurrentActivityTaskExecutions: slots }),
+      maxConcurrentActivityTaskExecutions: slots,
       ...SHUTDOWN,
       ...deployment,
       ...rest,
     });
-  // A sandbox queue's workers, and for the simulation queue a worker on its recovery twin: retries of
-  // runs whose worker died are moved there (workers/retry-priority.ts), so they start even while every
-  // regular slot is busy (workers/sandbox-slots.ts). Not on the large queue: a slot there is a share of the host's memory sized
+  // A sandbox queue's workers, and for the simulation queue one slot on its recovery twin: a retry of a
+  // run whose worker died may be moved there (workers/sandbox-slots.ts), so it starts even while every
+  // regular slot is busy. Not on the large queue: a slot there is a share of the host's memory sized
   // for full-size runs, so its retries only go first (priority) among what waits.
   const simulationWorkers = async (taskQueue: string, activities: WorkerOptions['activities'], slots: number, recoverySlot: boolean) => {
     // Work dirs a killed worker left behind go now, not at the first run (runners/sandbox/workdir.ts).
     sweepStaleWorkDirsOnce();
     const made = [await sandboxWorker(taskQueue, activities, slots)];
-    if (recoverySlot) made.push(await sandboxWorker(recoveryQueueOf(taskQueue), activities, 'recovery'));
+    if (recoverySlot) made.push(await sandboxWorker(recoveryQueueOf(taskQueue), activities, 1));
     return made;
   };
   if (servesSimulation) {

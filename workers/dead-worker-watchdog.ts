@@ -16,6 +16,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { FINISHED_SUFFIX, HeldAttempt, registryRoot } from './attempt-registry.js';
 import { startTicks } from '../lib/process-identity.js';
 import { sendRetryAhead } from './retry-priority.js';
+import { routerWithoutSlots, type RetryRouter } from './sandbox-slots.js';
 
 export const WORKER_GONE = 'WorkerGone';
 export const WATCHDOG_EVERY_MS = 1_000;
@@ -56,8 +57,8 @@ export class DeadWorkerWatchdog {
     private readonly root = registryRoot(),
     /** Called once per dead worker, by the one watchdog that removed its dir, with its identity (pid@host). */
     private readonly onGone?: (identity: string) => void,
-    /** Where a dead worker's retry waits, given the recovery queue its build serves (workers/free-slots.ts); default: that queue. */
-    private readonly retryQueue: (recovery: string | undefined) => string | undefined = (recovery) => recovery,
+    /** Where the retries of one pass wait (workers/sandbox-slots.ts); default: a process without sandbox slots'. */
+    private readonly newRouter: () => RetryRouter = routerWithoutSlots,
   ) {}
 
   /** One pass now (awaited: a starting worker clears what its dead predecessors held before it polls), then one every WATCHDOG_EVERY_MS. */
@@ -80,6 +81,7 @@ export class DeadWorkerWatchdog {
   }
 
   private async sweep(): Promise<void> {
+    const route = this.newRouter();
     for (const holder of deadHolders(this.root)) {
       const dir = path.join(this.root, holder);
       let files: string[];
@@ -88,7 +90,7 @@ export class DeadWorkerWatchdog {
       } catch {
         continue;
       }
-      for (const f of files) await this.failOne(path.join(dir, f), holder);
+      for (const f of files) await this.failOne(path.join(dir, f), holder, route);
       try {
         rmdirSync(dir);
         this.onGone?.(`${holder.split('.')[0]}@${os.hostname()}`);
@@ -98,7 +100,7 @@ export class DeadWorkerWatchdog {
     }
   }
 
-  private async failOne(file: string, holder: string): Promise<void> {
+  private async failOne(file: string, holder: string, route: RetryRouter): Promise<void> {
     let held: HeldAttempt;
     try {
       held = HeldAttempt.parse(JSON.parse(readFileSync(file, 'utf8')));
@@ -114,7 +116,7 @@ export class DeadWorkerWatchdog {
     const by = `${process.pid}@${os.hostname()}`;
     try {
       const client = await this.completionClient();
-      await sendRetryAhead(client.connection, this.target.namespace, held, by, this.retryQueue(held.recoveryQueue));
+      await sendRetryAhead(client.connection, this.target.namespace, held, by, route(held.recoveryQueue));
       await client.fail(
         Buffer.from(held.taskToken, 'base64'),
         ApplicationFailure.retryable(`the worker ${held.holder} running this attempt is gone (process ${holder.split('.')[0]} ended); noticed by worker ${by}, retried`, WORKER_GONE),

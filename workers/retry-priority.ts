@@ -11,7 +11,8 @@
 // the simulation queue polls it with one slot of its own, kept for such retries (a worker runs at
 // most one run over its slots while it recovers; CPU limits measure the script, not the wall). A
 // retry the mover can start on a free regular slot of its own stays on the regular queue instead
-// (workers/free-slots.ts), so a mass recovery is not serialised through one slot.
+// (workers/sandbox-slots.ts), and a mover sends one retry per pass there, the rest staying ahead on
+// their queue: a mass recovery is not serialised through one slot.
 //
 // Best effort: a server without the activity-options API, or an activity that ended meanwhile, just
 // leaves the retry in order. Priority holds within a task queue partition; the dev server writes

@@ -22,6 +22,7 @@ import { optionalTsToMs, tsToMs } from '@temporalio/common/lib/time.js';
 import type { WatchdogTarget } from './dead-worker-watchdog.js';
 import { HEARTBEAT_TIMEOUT_MS } from '../temporal-config/timeouts.js';
 import { sendRetryAhead } from './retry-priority.js';
+import { routerWithoutSlots, type RetryRouter } from './sandbox-slots.js';
 
 export const TASK_LOST = 'TaskLost';
 export const SWEEP_EVERY_MS = 10_000;
@@ -106,6 +107,8 @@ export class UndeliveredAttemptSweeper {
     readonly identity = workerIdentity(),
     /** The recovery twin this process polls for a queue, if any (only its own lost attempts are moved there: a dead worker's build is not known). */
     private readonly recoveryQueueFor: (taskQueue: string) => string | undefined = () => undefined,
+    /** Where the retries of one pass wait (workers/sandbox-slots.ts). */
+    private readonly newRouter: () => RetryRouter = routerWithoutSlots,
   ) {}
 
   start(): void {
@@ -142,9 +145,10 @@ export class UndeliveredAttemptSweeper {
       const runs: { workflowId: string; runId: string }[] = [];
       for await (const wf of client.workflow.list({ query: 'ExecutionStatus="Running"' })) runs.push({ workflowId: wf.workflowId, runId: wf.runId });
       let failed = 0;
+      const route = this.newRouter();
       for (let i = 0; i < runs.length; i += DESCRIBE_CONCURRENCY) {
         const batch = await Promise.all(runs.slice(i, i + DESCRIBE_CONCURRENCY).map((r) => this.startedOf(client, r).catch(() => [])));
-        for (const lost of lostAttempts(batch.flat(), this.identity, this.begun, Date.now(), new Set(this.adopted.keys()))) failed += await this.failLost(completion, lost);
+        for (const lost of lostAttempts(batch.flat(), this.identity, this.begun, Date.now(), new Set(this.adopted.keys()))) failed += await this.failLost(completion, lost, route);
       }
       return failed;
     } finally {
@@ -168,11 +172,11 @@ export class UndeliveredAttemptSweeper {
       }));
   }
 
-  private async failLost(completion: AsyncCompletionClient, lost: PendingStarted): Promise<number> {
+  private async failLost(completion: AsyncCompletionClient, lost: PendingStarted, route: RetryRouter): Promise<number> {
     const since = Math.round((Date.now() - lost.startedAt) / 1000);
     try {
       const recovery = lost.worker === this.identity ? this.recoveryQueueFor(lost.taskQueue) : undefined;
-      await sendRetryAhead(completion.connection, this.target.namespace, lost, this.identity, recovery);
+      await sendRetryAhead(completion.connection, this.target.namespace, lost, this.identity, route(recovery));
       await completion.fail(
         { workflowId: lost.workflowId, runId: lost.runId, activityId: lost.activityId },
         ApplicationFailure.retryable(
