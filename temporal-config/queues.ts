@@ -47,3 +47,8 @@ const RECOVERY_SUFFIX = '-recovery';
 export function recoveryQueueOf(queue: string): string {
   return queue.endsWith(RECOVERY_SUFFIX) ? queue : `${queue}${RECOVERY_SUFFIX}`;
 }
+
+/** The regular queue whose twin `recovery` is (a regular queue is its own). */
+export function regularQueueOf(recovery: string): string {
+  return recovery.endsWith(RECOVERY_SUFFIX) ? recovery.slice(0, -RECOVERY_SUFFIX.length) : recovery;
+}

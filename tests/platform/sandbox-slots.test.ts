@@ -13,11 +13,11 @@ function startOn(slots: SandboxSlots, taskQueue: string): { finish: () => void; 
   return { finish, done };
 }
 
-test('a process without sandbox slots sends one retry per pass to the recovery queue and leaves the rest where they are', () => {
+test('a process without sandbox slots sends one retry per pass to the recovery queue and the rest to the regular queue', () => {
   const route = routerWithoutSlots();
   assert.equal(route(undefined), undefined, 'an older build\'s attempt: never moved');
   assert.equal(route('sim-recovery'), 'sim-recovery');
-  assert.equal(route('sim-recovery'), undefined);
+  assert.equal(route('sim-recovery'), 'sim', 'back to the regular queue, even for an attempt that ran on the recovery queue');
   assert.equal(route('other-recovery'), 'other-recovery', 'one per recovery queue');
   assert.equal(routerWithoutSlots()('sim-recovery'), 'sim-recovery', 'the next pass sends one again');
 });
@@ -27,7 +27,7 @@ test('a mover with regular slots fills its free ones first (claimed until a star
   const slots = new SandboxSlots(() => now);
   slots.serve('sim', 'sim-recovery', 2);
   let route = slots.router();
-  assert.deepEqual(['sim-recovery', 'sim-recovery', 'sim-recovery', 'sim-recovery'].map((q) => route(q)), ['sim', 'sim', 'sim-recovery', undefined]);
+  assert.deepEqual(['sim-recovery', 'sim-recovery', 'sim-recovery', 'sim-recovery'].map((q) => route(q)), ['sim', 'sim', 'sim-recovery', 'sim']);
   // Both slots claimed: the next pass has none free.
   route = slots.router();
   assert.equal(route('sim-recovery'), 'sim-recovery');
