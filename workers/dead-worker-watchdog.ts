@@ -6,13 +6,17 @@
 // standby is the worker start, not the start plus a heartbeat timeout.
 //
 // Attempts of another server (the file's address/namespace) are left to a worker of that server. A
-// failure for an attempt the server already ended (timed out, retried, completed) is refused as not
-// found and simply forgotten. The heartbeat timeout stays the safety net for a dead host.
+// failure the server refuses — an attempt it already ended (timed out, retried, completed), or a task
+// token of a server that was at this address before (a dev server restarted on a new store: the
+// token's namespace id is unknown) — is forgotten; only a server that did not answer leaves the file
+// for the next pass. (Kept, such a file was failed again every second by every worker of the host:
+// 361 refused failures a second starved a CI drill tier's simulations 5-fold.) The heartbeat timeout
+// stays the safety net for a dead host.
 import { readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ActivityNotFoundError, AsyncCompletionClient, Connection } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, NamespaceNotFoundError } from '@temporalio/common';
 import { FINISHED_SUFFIX, HeldAttempt, registryRoot } from './attempt-registry.js';
 import { startTicks } from '../lib/process-identity.js';
 import { sendRetryAhead } from './retry-priority.js';
@@ -82,6 +86,7 @@ export class DeadWorkerWatchdog {
 
   private async sweep(): Promise<void> {
     const route = this.newRouter();
+    const refused: string[] = [];
     for (const holder of deadHolders(this.root)) {
       const dir = path.join(this.root, holder);
       let files: string[];
@@ -90,7 +95,7 @@ export class DeadWorkerWatchdog {
       } catch {
         continue;
       }
-      for (const f of files) await this.failOne(path.join(dir, f), holder, route);
+      for (const f of files) await this.failOne(path.join(dir, f), holder, route, refused);
       try {
         rmdirSync(dir);
         this.onGone?.(`${holder.split('.')[0]}@${os.hostname()}`);
@@ -98,9 +103,12 @@ export class DeadWorkerWatchdog {
         /* not empty (another server's attempts) or already removed by another watchdog */
       }
     }
+    if (refused.length) {
+      this.say(`physvec worker: forgot ${refused.length} attempt(s) of dead workers that the server at ${this.target.address} refused (${[...new Set(refused)].join('; ')}): not this server's, or already ended`);
+    }
   }
 
-  private async failOne(file: string, holder: string, route: RetryRouter): Promise<void> {
+  private async failOne(file: string, holder: string, route: RetryRouter, refused: string[]): Promise<void> {
     let held: HeldAttempt;
     try {
       held = HeldAttempt.parse(JSON.parse(readFileSync(file, 'utf8')));
@@ -124,9 +132,26 @@ export class DeadWorkerWatchdog {
       const finished = file.endsWith(FINISHED_SUFFIX) ? ' (it had finished, but its result had not reached the server; the retry returns the stored result)' : '';
       this.say(`physvec worker: ${what} was held by worker ${held.holder}, which is gone: failed it on the server so it is retried now${finished}`);
     } catch (err) {
-      if (!(err instanceof ActivityNotFoundError)) return; // the server is unreachable: the next pass tries again
+      if (!(await this.refusedByServer(err))) return; // the server did not answer: the next pass tries again
+      if (!(err instanceof ActivityNotFoundError)) refused.push(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
     }
     rmSync(file, { force: true });
+  }
+
+  /**
+   * Whether failing an attempt went wrong because the server refused it (then trying again cannot
+   * help) rather than because it did not answer. The completion client keeps the gRPC status only for
+   * "not found" and an unknown namespace; for any other error the server is asked once whether it answers.
+   */
+  private async refusedByServer(err: unknown): Promise<boolean> {
+    if (err instanceof ActivityNotFoundError || err instanceof NamespaceNotFoundError) return true;
+    if (!this.client) return false; // never connected
+    try {
+      await this.client.connection.withDeadline(Date.now() + 5_000, () => this.client!.connection.workflowService.getSystemInfo({}));
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   private async completionClient(): Promise<AsyncCompletionClient> {

@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -48,6 +48,53 @@ test('a holder is dead when its pid ended or now belongs to a process started at
     assert.equal(path.basename(new AttemptRegistry(root).dir), `${process.pid}.${startTicks(process.pid)}`);
   } finally {
     live.kill('SIGKILL');
+  }
+});
+
+/** A task token as the server encodes it (field 1: namespace id, field 2: workflow id), here of a namespace id this server never had. */
+function tokenOfUnknownNamespace(workflowId: string): string {
+  const field = (n: number, v: string) => Buffer.concat([Buffer.from([(n << 3) | 2, Buffer.byteLength(v)]), Buffer.from(v)]);
+  return Buffer.concat([field(1, randomUUID()), field(2, workflowId), Buffer.from([0x20, 0x01])]).toString('base64');
+}
+
+function deadHolderWith(root: string, held: Record<string, unknown>): string {
+  // A pid above any pid_max: no process has it, so its holder is dead.
+  const dir = path.join(root, '4194999.1');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'a.json');
+  writeFileSync(file, JSON.stringify({ activityId: '1', activityType: 'runScript', attempt: 1, holder: '4194999@vm', startedAt: Date.now(), ...held }));
+  return file;
+}
+
+// Seen in CI: both test tiers start their dev server at the same address; the default tier's killed
+// workers left records whose task tokens name the first server's namespace id, and every worker of the
+// drill tier failed them again each second (361 refused failures a second, the server at half a core).
+test('a dead worker\'s attempt that the server refuses (a token of a server that was at this address before) is forgotten after one try; one the server cannot be asked about is kept', { timeout: 120_000 }, async () => {
+  await ensureServer();
+  const address = process.env.TEMPORAL_ADDRESS!;
+  const root = mkdtempSync(path.join(os.tmpdir(), 'physvec-refused-'));
+  const stale = deadHolderWith(root, { taskToken: tokenOfUnknownNamespace('gone-1'), address, namespace: 'default', workflowId: 'gone-1' });
+  const lines: string[] = [];
+  const watchdog = new DeadWorkerWatchdog({ address, namespace: 'default', connectionOptions: { address } }, (l) => lines.push(l), root);
+  try {
+    await watchdog.pass();
+    assert.equal(existsSync(stale), false, 'the refused attempt is forgotten after one pass');
+    assert.equal(lines.length, 1, lines.join('\n'));
+    assert.match(lines[0]!, /forgot 1 attempt\(s\) of dead workers that the server at \S+ refused \((NamespaceNotFoundError|ActivityCompletionError)/);
+    assert.deepEqual(readdirSync(root), [], 'the dead holder\'s dir goes with its last attempt');
+  } finally {
+    await watchdog.stop();
+  }
+  // No server answers at this address: the attempt stays for the next pass.
+  const silent = '127.0.0.1:9';
+  const otherRoot = mkdtempSync(path.join(os.tmpdir(), 'physvec-unanswered-'));
+  const kept = deadHolderWith(otherRoot, { taskToken: tokenOfUnknownNamespace('gone-2'), address: silent, namespace: 'default', workflowId: 'gone-2' });
+  const unanswered = new DeadWorkerWatchdog({ address: silent, namespace: 'default', connectionOptions: { address: silent, connectTimeout: 1_000 } }, (l) => lines.push(l), otherRoot);
+  try {
+    await unanswered.pass();
+    assert.equal(existsSync(kept), true, 'an attempt the server could not be asked about is kept');
+  } finally {
+    await unanswered.stop();
   }
 });
 
