@@ -86,7 +86,7 @@ export class DeadWorkerWatchdog {
 
   private async sweep(): Promise<void> {
     const route = this.newRouter();
-    const refused: string[] = [];
+    const refused: Error[] = [];
     for (const holder of deadHolders(this.root)) {
       const dir = path.join(this.root, holder);
       let files: string[];
@@ -104,11 +104,14 @@ export class DeadWorkerWatchdog {
       }
     }
     if (refused.length) {
-      this.say(`physvec worker: forgot ${refused.length} attempt(s) of dead workers that the server at ${this.target.address} refused (${[...new Set(refused)].join('; ')}): not this server's, or already ended`);
+      const kinds = new Map<string, number>();
+      for (const r of refused) kinds.set(r.name, (kinds.get(r.name) ?? 0) + 1);
+      const counted = [...kinds].map(([name, n]) => `${n} ${name}`).join(', ');
+      this.say(`physvec worker: forgot ${refused.length} attempt(s) of dead workers that the server at ${this.target.address} refused (${counted}; e.g. ${refused[0]!.message}): not this server's, or already ended`);
     }
   }
 
-  private async failOne(file: string, holder: string, route: RetryRouter, refused: string[]): Promise<void> {
+  private async failOne(file: string, holder: string, route: RetryRouter, refused: Error[]): Promise<void> {
     let held: HeldAttempt;
     try {
       held = HeldAttempt.parse(JSON.parse(readFileSync(file, 'utf8')));
@@ -133,7 +136,7 @@ export class DeadWorkerWatchdog {
       this.say(`physvec worker: ${what} was held by worker ${held.holder}, which is gone: failed it on the server so it is retried now${finished}`);
     } catch (err) {
       if (!(await this.refusedByServer(err))) return; // the server did not answer: the next pass tries again
-      if (!(err instanceof ActivityNotFoundError)) refused.push(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+      if (!(err instanceof ActivityNotFoundError)) refused.push(err instanceof Error ? err : new Error(String(err)));
     }
     rmSync(file, { force: true });
   }

@@ -80,7 +80,7 @@ test('a dead worker\'s attempt that the server refuses (a token of a server that
     await watchdog.pass();
     assert.equal(existsSync(stale), false, 'the refused attempt is forgotten after one pass');
     assert.equal(lines.length, 1, lines.join('\n'));
-    assert.match(lines[0]!, /forgot 1 attempt\(s\) of dead workers that the server at \S+ refused \((NamespaceNotFoundError|ActivityCompletionError)/);
+    assert.match(lines[0]!, /forgot 1 attempt\(s\) of dead workers that the server at \S+ refused \(1 (NamespaceNotFoundError|ActivityCompletionError); e\.g\. /);
     assert.deepEqual(readdirSync(root), [], 'the dead holder\'s dir goes with its last attempt');
   } finally {
     await watchdog.stop();
