@@ -95,7 +95,10 @@ export class DeadWorkerWatchdog {
       } catch {
         continue;
       }
-      for (const f of files) await this.failOne(path.join(dir, f), holder, route, refused);
+      for (const f of files) {
+        // A server that did not answer will not answer the next file either: the next pass tries them all again.
+        if (!(await this.failOne(path.join(dir, f), holder, route, refused))) return this.sayRefused(refused);
+      }
       try {
         rmdirSync(dir);
         this.onGone?.(`${holder.split('.')[0]}@${os.hostname()}`);
@@ -103,6 +106,10 @@ export class DeadWorkerWatchdog {
         /* not empty (another server's attempts) or already removed by another watchdog */
       }
     }
+    this.sayRefused(refused);
+  }
+
+  private sayRefused(refused: Error[]): void {
     if (refused.length) {
       const kinds = new Map<string, number>();
       for (const r of refused) kinds.set(r.name, (kinds.get(r.name) ?? 0) + 1);
@@ -111,17 +118,18 @@ export class DeadWorkerWatchdog {
     }
   }
 
-  private async failOne(file: string, holder: string, route: RetryRouter, refused: Error[]): Promise<void> {
+  /** False when the server did not answer (the file stays for the next pass). */
+  private async failOne(file: string, holder: string, route: RetryRouter, refused: Error[]): Promise<boolean> {
     let held: HeldAttempt;
     try {
       held = HeldAttempt.parse(JSON.parse(readFileSync(file, 'utf8')));
     } catch {
       rmSync(file, { force: true }); // half-written by a process killed mid-write, or removed meanwhile
-      return;
+      return true;
     }
     if (held.address !== this.target.address || held.namespace !== this.target.namespace) {
       if (Date.now() - held.startedAt > FOREIGN_STALE_MS) rmSync(file, { force: true });
-      return;
+      return true;
     }
     const what = `${held.activityType} (workflow ${held.workflowId}, activity ${held.activityId}, attempt ${held.attempt})`;
     const by = `${process.pid}@${os.hostname()}`;
@@ -135,10 +143,11 @@ export class DeadWorkerWatchdog {
       const finished = file.endsWith(FINISHED_SUFFIX) ? ' (it had finished, but its result had not reached the server; the retry returns the stored result)' : '';
       this.say(`physvec worker: ${what} was held by worker ${held.holder}, which is gone: failed it on the server so it is retried now${finished}`);
     } catch (err) {
-      if (!(await this.refusedByServer(err))) return; // the server did not answer: the next pass tries again
+      if (!(await this.refusedByServer(err))) return false;
       if (!(err instanceof ActivityNotFoundError)) refused.push(err instanceof Error ? err : new Error(String(err)));
     }
     rmSync(file, { force: true });
+    return true;
   }
 
   /**
