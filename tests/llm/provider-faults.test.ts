@@ -9,6 +9,7 @@
 //   d. refusals are typed refusal failures, not re-asked as invalid JSON
 //   e. a cut-off answer is re-asked under a larger output cap, never the same one
 //   f. the per-call HTTP timeout is well below the activity's startToClose and cut to what is left of it
+// run-tests: mostly waits (alone, ~5 % of two cores: retry back-offs), so it also runs beside the CPU-bound files (scripts/run-tests.ts).
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { ActivityFailure, ApplicationFailure, RetryState } from '@temporalio/common';

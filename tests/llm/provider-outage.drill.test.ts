@@ -7,6 +7,7 @@
 // 8th attempt failed ~45 s in and the run ended in error. Late in the outage, what `physvec status`
 // shows is checked ("provider unavailable for 4m10s, retrying (attempt 10)"). Prints each provider's
 // attempt table for the closing note. Takes the outage plus at most ~70 s, nearly all of it waiting.
+// run-tests: mostly waits (10 s of CPU in 312 s), so it also runs beside the CPU-bound files (scripts/run-tests.ts).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';

@@ -2,6 +2,7 @@
 // usage summed across a failed-then-retried attempt, 401 not retried, a budget that stops a workflow
 // with status budget_exhausted, a recorded run exported to a cassette that replays identically, and
 // the status line of a call whose provider keeps failing.
+// run-tests: mostly waits (alone, ~14 % of two cores: Retry-After waits), so it also runs beside the CPU-bound files (scripts/run-tests.ts).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';

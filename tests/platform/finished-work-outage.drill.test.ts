@@ -4,6 +4,7 @@
 // the server times the attempt out and schedules another, and the worker answers it with the result
 // it stored before reporting (workers/rerun-journal.ts). Also counts the worker's log lines: core's
 // retry warnings during the outage must be folded into its one-line notice.
+// run-tests: mostly waits (alone, ~24 % of two cores: a server outage), so it also runs beside the CPU-bound files (scripts/run-tests.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import os from 'node:os';

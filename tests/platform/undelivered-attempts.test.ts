@@ -3,6 +3,7 @@
 // the 60 s heartbeat timeout; attempts a worker did begin are never failed so. The loss is made the
 // way it happens: a poll under the live worker's identity whose response is dropped (here: taken by
 // this test, which then does nothing with it). Real dev server, real `physvec worker` processes.
+// run-tests: mostly waits (alone, ~16 % of two cores: sleeping sandbox runs), so it also runs beside the CPU-bound files (scripts/run-tests.ts).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';

@@ -2,6 +2,7 @@
 // files reach the heartbeat details (snapshots stored only when changed), a second attempt gets the
 // checkpoint back before its script starts, a script that swaps its checkpoint for a symlink to a
 // root-only file stores nothing of it, and a script that does not use the runtime runs as before.
+// run-tests: mostly waits (alone, ~7 % of two cores), so it also runs beside the CPU-bound files (scripts/run-tests.ts).
 import assert from 'node:assert/strict';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
