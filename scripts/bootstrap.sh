@@ -18,7 +18,17 @@ hash_of() { cat "$@" 2>/dev/null | sha256sum | cut -c1-16; }
 node_hash=$(hash_of package-lock.json package.json)
 if [ ! -d node_modules ] || [ "$(cat "$STAMPS/node" 2>/dev/null)" != "$node_hash" ]; then
   say "installing Node dependencies (npm ci)"
-  npm ci --no-audit --no-fund --loglevel=error
+  # better-sqlite3 has no prebuilt binary reachable without the internet, so npm compiles it (~70 s of
+  # the ~90 s install). The first build is kept in a per-user cache in the tarball prebuild-install
+  # looks for, so every later clone unpacks it instead of compiling.
+  prebuilds=${XDG_CACHE_HOME:-$HOME/.cache}/physvec/prebuilds
+  mkdir -p "$prebuilds" 2>/dev/null || true
+  npm_config_better_sqlite3_local_prebuilds=$prebuilds npm ci --no-audit --no-fund --loglevel=error
+  sqlite_tgz=$(node -p 'const v = require("./node_modules/better-sqlite3/package.json").version; `better-sqlite3-v${v}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`' 2>/dev/null || true)
+  if [ -n "$sqlite_tgz" ] && [ ! -e "$prebuilds/$sqlite_tgz" ] && [ -f node_modules/better-sqlite3/build/Release/better_sqlite3.node ] \
+    && node -e 'new (require("better-sqlite3"))(":memory:").close()' 2>/dev/null; then
+    tar czf "$prebuilds/$sqlite_tgz.tmp" -C node_modules/better-sqlite3 build/Release/better_sqlite3.node && mv "$prebuilds/$sqlite_tgz.tmp" "$prebuilds/$sqlite_tgz" || rm -f "$prebuilds/$sqlite_tgz.tmp"
+  fi
   echo "$node_hash" > "$STAMPS/node"
 else
   say "Node dependencies up to date"
