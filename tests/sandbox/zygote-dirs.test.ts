@@ -1,4 +1,4 @@
-// Nothing of a warm worker stays in /tmp: a process that warmed its python removes its scratch dirs
+// Nothing of a warm worker stays in the temp dir (TMPDIR, else /tmp): a process that warmed its python removes its scratch dirs
 // when it exits, and those of a worker that was killed go at the next worker's start.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -14,12 +14,14 @@ import { useTestStateDir } from '../fixtures/hostile/harness.js';
 
 useTestStateDir();
 
-test('a worker that warmed its python leaves nothing in /tmp when it exits', { timeout: 240_000 }, (t) => {
+test('a worker that warmed its python leaves nothing in the temp dir when it exits', { timeout: 240_000 }, (t) => {
   const prestart = pathToFileURL(path.join(repoRoot, 'runners/sandbox/prestart.ts')).href;
+  const dirs = pathToFileURL(path.join(repoRoot, 'runners/sandbox/zygote-dirs.ts')).href;
   // The event loop simply ends (no process.exit): the zygote is unref'd, its dirs go in 'exit'.
   const code = `const { warmUpSandbox } = await import(${JSON.stringify(prestart)});
+const { zygoteHomeDir } = await import(${JSON.stringify(dirs)});
 const r = await warmUpSandbox();
-console.log(JSON.stringify({ pid: process.pid, ok: r.ok, reason: r.ok ? null : r.reason, home: (await import('node:fs')).existsSync('/tmp/physvec-zygote-home-' + process.pid) }));`;
+console.log(JSON.stringify({ pid: process.pid, ok: r.ok, reason: r.ok ? null : r.reason, home: (await import('node:fs')).existsSync(zygoteHomeDir(process.pid)) }));`;
   const r = runChildModule<{ pid: number; ok: boolean; reason: string | null; home: boolean }>(code, { PHYSVEC_SANDBOX_WARM: '1', PHYSVEC_SANDBOX_PRESTART: '0' }, 220_000);
   if (!r.ok) return t.skip(`warm starts are unavailable on this host: ${r.reason}`);
   assert.equal(r.home, true, 'the warm python had its home in /tmp while the worker ran');
