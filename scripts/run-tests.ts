@@ -17,7 +17,7 @@
 //
 // Output: each file's spec report when it ends (never interleaved), then per-file times, the slowest
 // ten, the wall time, and the totals in node's own closing format (ℹ tests/pass/fail …).
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -116,8 +116,12 @@ const suiteDir = env.PHYSVEC_STATE_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'ph
 // The files' temp dirs (checkpoint stores of hundreds of MiB, spools, the attempt registry) go under
 // the suite's directory, which a passing suite removes: repeated runs never fill the host's /tmp, and
 // one suite's leftovers (a killed worker's attempt records) are never seen by the next one.
+// As the host's /tmp is: reachable by every uid (a sandbox's run uid included: mkdtemp made the
+// suite's directory 0700) and world-writable with the sticky bit.
 env.TMPDIR = path.join(suiteDir, 'tmp');
 mkdirSync(env.TMPDIR, { recursive: true });
+if (ownSuiteDir) chmodSync(suiteDir, 0o755);
+chmodSync(env.TMPDIR, 0o1777);
 env.PHYSVEC_KB_DIR ??= path.join(suiteDir, 'kb');
 // The knowledge base, once, before any worker would start building it in a child of its own: from
 // the copy bootstrap built when there is one (then `kb build` only checks it is current).
