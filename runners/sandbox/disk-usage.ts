@@ -1,10 +1,9 @@
 // How much disk a work dir takes: allocated blocks (sparse files count what they use), hard links
 // once, at any depth. du walks with openat(), so trees deeper than PATH_MAX are measured too.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { lstat } from 'node:fs/promises';
+import { existsSync, lstatSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { readdirUpTo } from './bounded-readdir.js';
+import { readdirUpToSync } from './bounded-readdir.js';
 
 const DU_CANDIDATES = ['/usr/bin/du', '/bin/du'];
 
@@ -38,8 +37,13 @@ export async function entryCount(du: string, dir: string): Promise<number | null
   return inodes === null ? null : Math.max(0, inodes - 1);
 }
 
-/** Past this many entries the in-process walk gives up and du measures. */
-const WALK_MAX_ENTRIES = 2_000;
+/**
+ * Past this many entries the in-process walk gives up and du measures. The walk is synchronous: on
+ * a busy host each asynchronous lstat/readdir waited its turn on the thread pool, ~3-4 ms for the
+ * few entries of a typical run at load 4 (this check ends every run); a thousand lstats hold the
+ * event loop for a few milliseconds at most.
+ */
+const WALK_MAX_ENTRIES = 1_000;
 
 export interface TreeUsage {
   bytes: number;
@@ -52,14 +56,18 @@ export interface TreeUsage {
  * run); null when the tree is large, deeper than a path can name, or changes under it (then du
  * measures).
  */
-export async function smallTreeUsage(dir: string): Promise<TreeUsage | null> {
+export function smallTreeUsage(dir: string): TreeUsage | null {
   const seen = new Set<string>();
   let entries = 0;
   let total = 0;
-  const root = await lstat(dir).catch(() => null);
-  if (!root) return null;
-  const walk = async (p: string): Promise<boolean> => {
-    const st = await lstat(p);
+  let root: Stats;
+  try {
+    root = lstatSync(dir);
+  } catch {
+    return null;
+  }
+  const walk = (p: string): boolean => {
+    const st = lstatSync(p);
     if (st.dev !== root.dev) return true;
     if (st.nlink > 1 && !st.isDirectory()) {
       const key = `${st.dev}:${st.ino}`;
@@ -68,14 +76,14 @@ export async function smallTreeUsage(dir: string): Promise<TreeUsage | null> {
     }
     total += st.blocks * 512;
     if (!st.isDirectory()) return true;
-    const listing = await readdirUpTo(p, WALK_MAX_ENTRIES - entries);
+    const listing = readdirUpToSync(p, WALK_MAX_ENTRIES - entries);
     entries += listing.entries.length;
     if (listing.more) return false;
-    for (const e of listing.entries) if (!(await walk(path.join(p, e.name)))) return false;
+    for (const e of listing.entries) if (!walk(path.join(p, e.name))) return false;
     return true;
   };
   try {
-    return (await walk(dir)) ? { bytes: total, entries } : null;
+    return walk(dir) ? { bytes: total, entries } : null;
   } catch {
     return null;
   }

@@ -172,7 +172,7 @@ async function start(profile: WarmProfile, like: LaunchRequest): Promise<Prestar
     const mplConfigDir = runner.env({ workDir, privateDir }).MPLCONFIGDIR;
     if (mplConfigDir) seedMatplotlibCache(mplConfigDir);
     lease = await allocateSandboxUid();
-    await chownTree(workDir, lease.uid);
+    chownTree(workDir, lease.uid);
     cgroup = RunCgroup.create(plan.cgroup, runId, { memoryBytes: like.memoryMb * MiB, maxProcesses: like.maxProcesses });
     const launch = buildLaunch(like, runner, plan, lease.uid, workDir, privateDir, cgroup, zygote, false);
     chain = spawnChain(launch, workDir);

@@ -45,7 +45,7 @@ export async function holdRun(taken: Prestarted | null, runner: ResolvedRunner, 
 export async function giveToRunUid(hold: RunHold, runner: ResolvedRunner): Promise<void> {
   if (!hold.lease && hold.plan.dropPrivileges) hold.lease = await allocateSandboxUid();
   if (!hold.lease) return;
-  await chownTree(hold.workDir, hold.lease.uid);
+  chownTree(hold.workDir, hold.lease.uid);
   // Without bwrap to re-expose them, the interpreter and work dir must be reachable as they are.
   if (hold.plan.bwrap || (await canRunAs(hold.plan.setpriv!, hold.lease.uid, runner.executable, hold.workDir))) return;
   await hold.lease.release();

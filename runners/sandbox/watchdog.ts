@@ -72,7 +72,7 @@ export class RunWatchdog {
   async measureDisk(quick = false): Promise<void> {
     const { du, workDir } = this.targets;
     if (!du) return;
-    const small = quick ? await smallTreeUsage(workDir) : null;
+    const small = quick ? smallTreeUsage(workDir) : null;
     const [bytes, entries] = small ? [small.bytes, small.entries] : await Promise.all([diskUsageBytes(du, workDir), entryCount(du, workDir)]);
     if (bytes !== null) {
       this.diskPeakBytes = Math.max(this.diskPeakBytes ?? 0, bytes);

@@ -1,7 +1,7 @@
 // A run's work directory: <stateDir>/sandbox/<runId>/, the inputs written into it, owned by the
 // run's uid so the script can write there and nowhere else.
-import { chmodSync, mkdirSync, renameSync } from 'node:fs';
-import { chmod, chown, lchown, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmodSync, chownSync, lchownSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
+import { chmod, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import { stateDir } from '../../lib/paths.js';
@@ -40,12 +40,12 @@ export async function writeInputs(dir: string, files: readonly SandboxFile[], st
 }
 
 /** Hand the whole tree to `uid` (gid = uid). */
-export async function chownTree(dir: string, uid: number): Promise<void> {
-  await chown(dir, uid, uid);
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
+export function chownTree(dir: string, uid: number): void {
+  chownSync(dir, uid, uid);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) await chownTree(p, uid);
-    else await lchown(p, uid, uid);
+    if (entry.isDirectory()) chownTree(p, uid);
+    else lchownSync(p, uid, uid);
   }
 }
 

@@ -270,6 +270,7 @@ def arm_run(req: ArmRequest) -> tuple[int, int, int]:
         try:
             request = cast(GoRequest, json.loads(go))
             reset_interpreter(request)
+            at_neighbour_priority()  # what follows is the script's
         except BaseException as exc:
             os.write(2, f'physvec sandbox: the warm start failed: {exc}\n'.encode())
             os._exit(125)
@@ -330,11 +331,17 @@ def at_setup_priority(req: ArmRequest) -> None:
 
 
 def at_neighbour_priority() -> None:
-    """Before anything of the script runs: a session of its own (bwrap --new-session), whose new
-    autogroup is at nice 0 as on a cold chain, and the neighbours' priority. The set-up before it
-    ran in the per-run child's session, at the set-up's priority."""
+    """Right before the script: a session of its own (bwrap --new-session), whose new autogroup is at
+    nice 0 as on a cold chain, and the neighbours' priority. Everything before it — the set-up, the
+    wait for the script (a pre-started run's wake-up) and the interpreter's reset (~3 ms) — is
+    physvec's own work and ran in the per-run child's session at the set-up's priority; on a busy
+    host at the neighbours' it was queued behind them. Done after the caps are dropped, so it can
+    only lower the priority: a run process whose set-up ran below the neighbours' is left there
+    (lowering the nice value would need the capability it no longer has), and any failure here
+    ends the run before its script (never a script at the worker's priority)."""
     os.setsid()
-    os.setpriority(os.PRIO_PROCESS, 0, NEIGHBOUR_NICE)
+    if os.getpriority(os.PRIO_PROCESS, 0) < NEIGHBOUR_NICE:
+        os.setpriority(os.PRIO_PROCESS, 0, NEIGHBOUR_NICE)
 
 
 def become_run(req: ArmRequest, uid: int, last_cap: int, ns_fds: list[tuple[str, int]], root_fd: int, procs_fds: list[int],
@@ -356,7 +363,6 @@ def become_run(req: ArmRequest, uid: int, last_cap: int, ns_fds: list[tuple[str,
     for name, (soft, hard) in req['rlimits'].items():
         resource.setrlimit(getattr(resource, name), (soft, hard))
 
-    at_neighbour_priority()  # what follows is the script's
     # setpriv --bounding-set=-all --inh-caps=-all --clear-groups --reuid --regid --no-new-privs
     for cap in range(last_cap + 1):
         prctl(PR_CAPBSET_DROP, cap, what='PR_CAPBSET_DROP')
