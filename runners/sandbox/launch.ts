@@ -1,4 +1,4 @@
-// A run's launch: the command line of its chain — cgroup join → prlimit (per-process caps) → bwrap
+// A run's launch: the command line of its chain — cgroup join → prlimit (per-process caps; cold chains) → bwrap
 // (namespaces, read-only root, seccomp: no user namespaces) → setpriv (the run's uid, locked for
 // the run; a warm holder's own uid) → the interpreter, or on a warm start the holder the zygote forks the script into — and
 // the environment its script gets. Built the same way for a run and for a chain started ahead of
@@ -97,7 +97,11 @@ export function buildLaunch(
       '--', ...argv,
     ];
   }
-  if (plan.prlimit) argv = [...prlimitArgs(plan.prlimit, req), ...argv];
+  // A warm chain runs nothing of the script (its run process, a fork of the warm python, sets its
+  // own rlimits: warmRlimits, set in zygote.py), so it skips prlimit: one exec less on the own
+  // chain's path (~1 ms at load 4). A chain started ahead is then matched to a run by its armed
+  // rlimits too (start-path.ts).
+  if (plan.prlimit && !zygote) argv = [...prlimitArgs(plan.prlimit, req), ...argv];
   // Outermost, so the first process is in the cgroup before anything else is started.
   if (cgroup) argv = cgroup.joinArgv(argv);
   return { argv, env, uid, plan, cgroup, seccompFilter: useBwrap && plan.seccomp ? noUserNamespaceFilter() : null, zygote };

@@ -1,5 +1,5 @@
 // Chains started ahead of their run. A warm run's fixed cost was mostly the start of its chain —
-// work dir, uid lease, run cgroup, cgroup join, prlimit, bwrap, setpriv, holder (~20 ms) — and the
+// work dir, uid lease, run cgroup, cgroup join, bwrap, setpriv, holder (~20 ms) — and the
 // arming of its process: a fork of the zygote, entry into the namespaces, the cgroup join (each
 // write to cgroup.procs waits for an RCU grace period on this kernel: ~5-12 ms), caps, uid and
 // seccomp. None of that depends on the script, so a worker that warmed up (warmUpSandbox) keeps a
@@ -52,6 +52,8 @@ export interface Prestarted {
   launch: Launch;
   chain: ChainProcess;
   armed: ArmedRun;
+  /** The caps its run process was armed with (warmRlimits of the shape it was started for). */
+  rlimits: Record<string, [number, number]>;
 }
 
 /** The shape of the first chain of a profile: a request with every limit at its default. */
@@ -178,12 +180,13 @@ async function start(profile: WarmProfile, like: LaunchRequest): Promise<Prestar
     chain = spawnChain(launch, workDir);
     const notReady = await holderReady(chain, ARM_TIMEOUT_MS);
     if (notReady) throw new Error(notReady);
-    const made = armInChain(chain, launch, zygote, runId, warmRlimits(like), workDir);
+    const rlimits = warmRlimits(like);
+    const made = armInChain(chain, launch, zygote, runId, rlimits, workDir);
     if (typeof made === 'string') throw new Error(made);
     armed = made;
     const why = await Promise.race([made.armed, sleep(ARM_TIMEOUT_MS, `not armed within ${ARM_TIMEOUT_MS / 1000} s`, { ref: false })]);
     if (why) throw new Error(why);
-    const pre: Prestarted = { profile, zygote, vmDataBytes: info.vmDataBytes, runId, workDir, privateDir, lease, cgroup, launch, chain, armed };
+    const pre: Prestarted = { profile, zygote, vmDataBytes: info.vmDataBytes, runId, workDir, privateDir, lease, cgroup, launch, chain, armed, rlimits };
     // Waiting, it does not keep the worker alive (it dies with it: bwrap --die-with-parent).
     chain.unref();
     waiting.add(pre);

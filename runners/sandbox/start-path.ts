@@ -6,6 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ArtifactStore } from '../../lib/artifacts/store.js';
 import type { SandboxRequest, SandboxResult } from '../../schemas/sandbox.js';
 import type { ResolvedRunner } from '../languages/profile.js';
+import { warmRlimits } from './limits.js';
 import { buildLaunch } from './launch.js';
 import type { IsolationPlan } from './plan.js';
 import { prestartWanted, takePrestarted, type Prestarted } from './prestart.js';
@@ -55,7 +56,9 @@ export async function takePrestartedFor(req: SandboxRequest, runner: ResolvedRun
   return takePrestarted(profile, (pre) => {
     if (pre.zygote !== zygoteFor(runner, profile) || tooBigToFork(pre.vmDataBytes, req)) return false;
     const own = buildLaunch(req, runner, plan, pre.lease.uid, pre.workDir, pre.privateDir, pre.cgroup, pre.zygote, false);
-    return path.dirname(pre.workDir) === sandboxRoot() && isDeepStrictEqual(own.argv, pre.launch.argv);
+    // The chain argument for argument, and the caps its run process was armed with (a warm chain
+    // has no prlimit in its argv to tell them apart).
+    return path.dirname(pre.workDir) === sandboxRoot() && isDeepStrictEqual(own.argv, pre.launch.argv) && isDeepStrictEqual(warmRlimits(req), pre.rlimits);
   });
 }
 

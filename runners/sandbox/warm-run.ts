@@ -40,7 +40,7 @@ export function handOverToWarmRun(start: Exclude<StartPath, { path: 'cold' }>, h
 function startWarm(zygote: PythonZygote, go: GoRequest, h: WarmHandOver): void {
   void holderReady(h.chain, HOLDER_TIMEOUT_MS).then((notReady) => {
     if (notReady) return h.abandon(notReady);
-    h.clock.mark('own chain to holder (cgroup join, prlimit, bwrap, setpriv, sh)');
+    h.clock.mark('own chain to holder (cgroup join, bwrap, setpriv, sh)');
     const armed = armInChain(h.chain, h.launch, zygote, h.runId, warmRlimits(h.req), go.workDir);
     if (typeof armed === 'string') return h.abandon(armed);
     h.clock.mark('find holder, payload');
