@@ -1,5 +1,5 @@
-// A run's launch: the command line of its chain — cgroup join → prlimit (per-process caps; cold chains) → bwrap
-// (namespaces, read-only root, seccomp: no user namespaces) → setpriv (the run's uid, locked for
+// A run's launch: the command line of its chain — cgroup join → prlimit (per-process caps; cold
+// chains only) → bwrap (namespaces, read-only root, seccomp: no user namespaces) → setpriv (the run's uid, locked for
 // the run; a warm holder's own uid) → the interpreter, or on a warm start the holder the zygote forks the script into — and
 // the environment its script gets. Built the same way for a run and for a chain started ahead of
 // its run (prestart.ts), so the two can be compared argument by argument.

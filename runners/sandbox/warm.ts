@@ -1,9 +1,9 @@
 // Warm starts: whether a run may start from the worker's pre-imported python (zygote.ts), and the
 // pieces that put it inside the cold chain's isolation. The cold chain still runs — cgroup join,
-// bwrap, setpriv (no prlimit: the run process sets its own caps) — but ends in a shell holder (holder.ts) that only keeps the run's
-// namespaces and view alive; the zygote's run process enters them (zygote.py), is armed there with
-// the run's caps, and runs the script when told to; the holder exits with its status. A chain may be
-// started and armed ahead of its run (prestart.ts).
+// bwrap, setpriv (no prlimit: the run process sets its own caps) — but ends in a shell holder
+// (holder.ts) that only keeps the run's namespaces and view alive; the zygote's run process enters
+// them (zygote.py), is armed there with the run's caps, and runs the script when told to; the holder
+// exits with its status. A chain may be started and armed ahead of its run (prestart.ts).
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

@@ -2,8 +2,9 @@
 #
 # The worker starts this as root, outside any namespace, with a clean environment (no secrets) and
 # talks to it over stdin/stdout only (no socket a script could reach). For each run the worker
-# first starts the ordinary cold chain — cgroup join, prlimit, bwrap (namespaces, read-only view,
-# private /tmp, seccomp), setpriv — but with a tiny shell "holder" in place of python. Then it
+# first starts the ordinary cold chain — cgroup join, bwrap (namespaces, read-only view, private
+# /tmp, seccomp), setpriv; no prlimit, the run process sets its own rlimits — but with a tiny shell
+# "holder" in place of python. Then it
 # writes `arm <id> <payload file>` here, and a per-run child:
 #   1. opens, from outside, the holder's namespaces, root directory and stdout/stderr pipes;
 #   2. forks the run process into the holder's pid namespace; the run process joins the holder's
@@ -13,7 +14,8 @@
 #      sets no_new_privs, loads the same seccomp filter bytes bwrap loads, reports that it is
 #      armed and waits;
 #   3. on `go <id> <payload file>` hands it the script's environment, argv and entry: it builds
-#      the environment from scratch, resets per-run interpreter state and runs the script;
+#      the environment from scratch, resets per-run interpreter state, drops to the neighbours'
+#      priority in a session of its own and runs the script;
 #      (`disarm <id>` instead ends it unrun);
 #   4. reports the run's wait status as one JSON line, which the worker hands to the holder so the
 #      cold chain's exit status, timeout, kill and cleanup machinery work unchanged.
