@@ -20,6 +20,7 @@ import { z } from 'zod';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { bootId, startTicks } from '../lib/process-identity.js';
 import { HEARTBEAT_TIMEOUT_MS } from '../temporal-config/timeouts.js';
+import { retryRankOf } from './retry-order.js';
 
 export const HeldAttempt = z.object({
   taskToken: z.string().min(1),
@@ -33,6 +34,8 @@ export const HeldAttempt = z.object({
   startedAt: z.number(),
   /** The recovery queue the holder's build serves for this attempt's queue (absent: older builds, or none). */
   recoveryQueue: z.string().optional(),
+  /** Whole-script run 2, integration level 1, unit harness 0 (workers/retry-order.ts); absent: not known. */
+  rank: z.union([z.literal(0), z.literal(1), z.literal(2)]).optional(),
 });
 export type HeldAttempt = z.infer<typeof HeldAttempt>;
 
@@ -134,6 +137,7 @@ export function attemptRegistryInterceptor(registry: AttemptRegistry, server: { 
           holder: `${process.pid}@${os.hostname()}`,
           startedAt: Date.now(),
           recoveryQueue: recoveryQueueFor(i.taskQueue),
+          rank: retryRankOf(input.args),
         });
         try {
           return await next(input);

@@ -21,6 +21,7 @@ import { FINISHED_SUFFIX, HeldAttempt, registryRoot } from './attempt-registry.j
 import { startTicks } from '../lib/process-identity.js';
 import { sendRetryAhead } from './retry-priority.js';
 import { routerWithoutSlots, type RetryRouter } from './sandbox-slots.js';
+import { inRetryOrder } from './retry-order.js';
 
 export const WORKER_GONE = 'WorkerGone';
 export const WATCHDOG_EVERY_MS = 1_000;
@@ -48,6 +49,15 @@ export function deadHolders(root: string, self = process.pid): string[] {
     if (!m || Number(m[1]) === self) return false;
     return startTicks(Number(m[1])) !== m[2];
   });
+}
+
+/** The attempt a registry file records; undefined when it cannot be read (half-written by a process killed mid-write, or removed meanwhile). */
+function readHeld(file: string): HeldAttempt | undefined {
+  try {
+    return HeldAttempt.parse(JSON.parse(readFileSync(file, 'utf8')));
+  } catch {
+    return undefined;
+  }
 }
 
 export class DeadWorkerWatchdog {
@@ -87,23 +97,32 @@ export class DeadWorkerWatchdog {
   private async sweep(): Promise<void> {
     const route = this.newRouter();
     const refused: Error[] = [];
-    for (const holder of deadHolders(this.root)) {
-      const dir = path.join(this.root, holder);
+    const holders = deadHolders(this.root);
+    // All the dead holders' attempts of this pass, failed in retry order (workers/retry-order.ts): the
+    // order they are failed in is the order their retries queue in, and a restarted worker has fewer
+    // slots than a kill can leave retries.
+    const found: { file: string; holder: string; held: HeldAttempt | undefined }[] = [];
+    for (const holder of holders) {
       let files: string[];
       try {
-        files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+        files = readdirSync(path.join(this.root, holder)).filter((f) => f.endsWith('.json'));
       } catch {
         continue;
       }
-      for (const f of files) {
-        // A server that did not answer will not answer the next file either: the next pass tries them all again.
-        if (!(await this.failOne(path.join(dir, f), holder, route, refused))) return this.sayRefused(refused);
-      }
+      for (const f of files) found.push({ file: path.join(this.root, holder, f), holder, held: readHeld(path.join(this.root, holder, f)) });
+    }
+    const ordered = inRetryOrder(found.filter((x) => x.held).map((x) => ({ ...x, rank: x.held!.rank, attempt: x.held!.attempt, startedAt: x.held!.startedAt })));
+    for (const x of found) if (!x.held) rmSync(x.file, { force: true }); // half-written by a process killed mid-write
+    for (const x of ordered) {
+      // A server that did not answer will not answer the next file either: the next pass tries them all again.
+      if (!(await this.failOne(x.file, x.held!, x.holder, route, refused))) return this.sayRefused(refused);
+    }
+    for (const holder of holders) {
       try {
-        rmdirSync(dir);
+        rmdirSync(path.join(this.root, holder));
         this.onGone?.(`${holder.split('.')[0]}@${os.hostname()}`);
       } catch {
-        /* not empty (another server's attempts) or already removed by another watchdog */
+        /* not empty (another server's attempts), already removed by another watchdog, or not readable */
       }
     }
     this.sayRefused(refused);
@@ -119,14 +138,7 @@ export class DeadWorkerWatchdog {
   }
 
   /** False when the server did not answer (the file stays for the next pass). */
-  private async failOne(file: string, holder: string, route: RetryRouter, refused: Error[]): Promise<boolean> {
-    let held: HeldAttempt;
-    try {
-      held = HeldAttempt.parse(JSON.parse(readFileSync(file, 'utf8')));
-    } catch {
-      rmSync(file, { force: true }); // half-written by a process killed mid-write, or removed meanwhile
-      return true;
-    }
+  private async failOne(file: string, held: HeldAttempt, holder: string, route: RetryRouter, refused: Error[]): Promise<boolean> {
     if (held.address !== this.target.address || held.namespace !== this.target.namespace) {
       if (Date.now() - held.startedAt > FOREIGN_STALE_MS) rmSync(file, { force: true });
       return true;
@@ -135,7 +147,7 @@ export class DeadWorkerWatchdog {
     const by = `${process.pid}@${os.hostname()}`;
     try {
       const client = await this.completionClient();
-      await sendRetryAhead(client.connection, this.target.namespace, held, by, route(held.recoveryQueue));
+      await sendRetryAhead(client.connection, this.target.namespace, held, by, route(held.recoveryQueue), held.rank);
       await client.fail(
         Buffer.from(held.taskToken, 'base64'),
         ApplicationFailure.retryable(`the worker ${held.holder} running this attempt is gone (process ${holder.split('.')[0]} ended); noticed by worker ${by}, retried`, WORKER_GONE),

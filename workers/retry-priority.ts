@@ -14,26 +14,35 @@
 // (workers/sandbox-slots.ts), and a mover sends one retry per pass there, the rest staying ahead on
 // their queue: a mass recovery is not serialised through one slot.
 //
+// Among retries, a run of the whole script goes before a unit harness or an integration level
+// (workers/retry-order.ts): its key is 1, theirs 2, both before the default 3 of runs not yet begun.
+//
 // Best effort: a server without the activity-options API, or an activity that ended meanwhile, just
 // leaves the retry in order. Priority holds within a task queue partition; the dev server writes
 // every queue to one partition for this reason (temporal-config/server.ts).
 import type { ConnectionLike } from '@temporalio/client';
+import type { RetryRank } from './retry-order.js';
 
 /** Temporal's default priority key is 3 (of 1..5); retries of interrupted attempts go first. */
 export const RETRY_PRIORITY_KEY = 1;
+/** The key of the retry of a short run (a unit harness, an integration level): after whole-script runs' retries, before new runs. */
+export const SHORT_RETRY_PRIORITY_KEY = 2;
+
+/** An attempt of unknown rank (another activity, an attempt that never reached its worker) keeps the first place. */
+export const retryPriorityKey = (rank: RetryRank | undefined): number => (rank === 0 || rank === 1 ? SHORT_RETRY_PRIORITY_KEY : RETRY_PRIORITY_KEY);
 
 /**
  * `toQueue`: the queue to move the retry to — only one that workers of the attempt's own build poll
  * (its holder's recovery twin, written by the holder itself, or that twin's regular queue), never a
  * guess: a pinned run moved to a queue its build does not poll would wait for ever.
  */
-export async function sendRetryAhead(connection: ConnectionLike, namespace: string, at: { workflowId: string; runId?: string; activityId: string }, identity: string, toQueue?: string): Promise<boolean> {
+export async function sendRetryAhead(connection: ConnectionLike, namespace: string, at: { workflowId: string; runId?: string; activityId: string }, identity: string, toQueue?: string, rank?: RetryRank): Promise<boolean> {
   try {
     await connection.workflowService.updateActivityOptions({
       namespace,
       execution: { workflowId: at.workflowId, runId: at.runId },
       id: at.activityId,
-      activityOptions: { priority: { priorityKey: RETRY_PRIORITY_KEY }, ...(toQueue ? { taskQueue: { name: toQueue } } : {}) },
+      activityOptions: { priority: { priorityKey: retryPriorityKey(rank) }, ...(toQueue ? { taskQueue: { name: toQueue } } : {}) },
       updateMask: { paths: ['priority', ...(toQueue ? ['task_queue.name'] : [])] },
       identity,
     });

@@ -22,7 +22,8 @@ import { startTicks } from '../../lib/process-identity.js';
 import { waitFor } from '../helpers/poll.js';
 import { pendingRun, SCHEDULED, STARTED } from '../helpers/pending-run.js';
 import { deadHolders, DeadWorkerWatchdog, WORKER_GONE } from '../../workers/dead-worker-watchdog.js';
-import { RETRY_PRIORITY_KEY } from '../../workers/retry-priority.js';
+import { RETRY_PRIORITY_KEY, retryPriorityKey } from '../../workers/retry-priority.js';
+import { retryRankOf } from '../../workers/retry-order.js';
 import { recoveryQueueOf } from '../../temporal-config/queues.js';
 
 // This file's workers and watchdogs see only each other's attempts (the suite runs other workers on the same server).
@@ -96,6 +97,50 @@ test('a dead worker\'s attempt that the server refuses (a token of a server that
   } finally {
     await unanswered.stop();
   }
+});
+
+// Issue 24.4: at load 40 a restarted 3-slot worker took a kill's five retries in the order their files
+// were read, and the full run came fifth (80.5 s to its restart). Whole-script runs are failed (and so
+// queued) first, at a higher priority than unit harnesses and levels; then the most interrupted.
+test('a dead worker\'s attempts are failed whole-script runs first, then integration levels, then unit harnesses; the more interrupted first among equals', { timeout: 120_000 }, async () => {
+  await ensureServer();
+  const address = process.env.TEMPORAL_ADDRESS!;
+  const root = mkdtempSync(path.join(os.tmpdir(), 'physvec-order-'));
+  const held = (holderDir: string, name: string, rank: number | undefined, attempt: number, startedAt: number) => {
+    mkdirSync(path.join(root, holderDir), { recursive: true });
+    writeFileSync(path.join(root, holderDir, `${name}.json`), JSON.stringify({ taskToken: tokenOfUnknownNamespace(name), address, namespace: 'default', workflowId: name, activityId: '1', activityType: 'runJob', attempt, holder: '4194999@vm', startedAt, recoveryQueue: name, ...(rank === undefined ? {} : { rank }) }));
+  };
+  const t = Date.now();
+  // Two dead holders (pids above any pid_max); file names in no useful order.
+  held('4194999.1', 'a-unit', 0, 1, t - 60_000);
+  held('4194999.1', 'b-full', 2, 1, t);
+  held('4194998.1', 'c-level', 1, 1, t - 30_000);
+  held('4194998.1', 'd-unit-again', 0, 3, t);
+  held('4194998.1', 'e-assertion-longer', 2, 1, t - 5_000);
+  held('4194999.1', 'f-unknown', undefined, 1, t - 1_000);
+  const order: (string | undefined)[] = [];
+  const watchdog = new DeadWorkerWatchdog({ address, namespace: 'default', connectionOptions: { address } }, () => undefined, root, undefined, () => (q) => (order.push(q), undefined));
+  try {
+    await watchdog.pass();
+  } finally {
+    await watchdog.stop();
+  }
+  assert.deepEqual(order, ['e-assertion-longer', 'f-unknown', 'b-full', 'c-level', 'd-unit-again', 'a-unit']);
+  assert.deepEqual(readdirSync(root), [], 'every attempt was tried (refused: tokens of another server) and the holders\' dirs are gone');
+  assert.equal(retryPriorityKey(2), RETRY_PRIORITY_KEY);
+  assert.equal(retryPriorityKey(undefined), RETRY_PRIORITY_KEY);
+  assert.ok(retryPriorityKey(0) > RETRY_PRIORITY_KEY && retryPriorityKey(1) === retryPriorityKey(0) && retryPriorityKey(0) < 3, 'short runs\' retries go after whole-script runs\' but before the default key 3 of new runs');
+});
+
+test('an attempt\'s rank comes from its job\'s purpose', () => {
+  const job = (purpose: Record<string, unknown>) => [{ job: { id: 'x', purpose, file: 'main.py', ref: 'r' }, language: 'python', timeoutMs: 1000 }];
+  assert.equal(retryRankOf(job({ kind: 'full' })), 2);
+  assert.equal(retryRankOf(job({ kind: 'assertion', case: 'limiting:0' })), 2);
+  assert.equal(retryRankOf(job({ kind: 'convergence', case: 'c0', value: 64 })), 2);
+  assert.equal(retryRankOf(job({ kind: 'level', runFunction: 'run_x', level: 1, totalLevels: 2, introduces: ['f'] })), 1);
+  assert.equal(retryRankOf(job({ kind: 'unit', function: 'f' })), 0);
+  assert.equal(retryRankOf([{ request: { label: 'full' } }]), undefined, 'runScript\'s input names no purpose');
+  assert.equal(retryRankOf([]), undefined);
 });
 
 const sleepScript = (s: number) => `import time\nfor i in range(${s}):\n    print(i, flush=True)\n    time.sleep(1)\nprint("done")\n`;
