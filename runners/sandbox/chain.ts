@@ -4,7 +4,8 @@
 // neither while it waits.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
-import { HOLDER_READY_FD } from './holder.js';
+import type { Readable } from 'node:stream';
+import { BWRAP_INFO_FD, HOLDER_READY_FD } from './holder.js';
 import { SECCOMP_FD, WARM_CHAIN_ENV, type Launch } from './launch.js';
 import { atNeighbourPriority, shareWorkerPriority, workerRaised } from '../../lib/process-priority.js';
 
@@ -14,6 +15,8 @@ export interface ChainProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Every pipe to it is closed (no straggler holds its stdout/stderr any more). */
   closed: Promise<void>;
+  /** A warm chain's: bwrap's first process (the run's pid namespace's init), or why it was not reported. */
+  nsInit: Promise<number | string>;
   readonly hasExited: boolean;
   /** While it waits for its run: let the worker exit (the chain dies with it: bwrap --die-with-parent). */
   unref(): void;
@@ -45,7 +48,7 @@ export function spawnChain(launch: Launch, workDir: string): ChainProcess {
     env: warm ? { ...WARM_CHAIN_ENV } : launch.env,
     detached: true,
     stdio: warm
-      ? ['pipe', 'pipe', 'pipe', launch.seccompFilter ? 'pipe' : 'ignore', 'pipe']
+      ? ['pipe', 'pipe', 'pipe', launch.seccompFilter ? 'pipe' : 'ignore', 'pipe', 'pipe']
       : ['ignore', 'pipe', 'pipe', launch.seccompFilter ? 'pipe' : 'ignore'],
   });
   if (atWorkerPriority && child.pid) shareWorkerPriority(child.pid);
@@ -68,11 +71,13 @@ export function spawnChain(launch: Launch, workDir: string): ChainProcess {
   });
   exited.catch(() => undefined);
   const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  const streams = () => [child.stdin, child.stdout, child.stderr, child.stdio[HOLDER_READY_FD]].filter(Boolean) as unknown as Socket[];
+  const nsInit = warm ? bwrapChildPid(fdStream(child, BWRAP_INFO_FD)) : Promise.resolve('not a warm chain');
+  const streams = () => [child.stdin, child.stdout, child.stderr, child.stdio[HOLDER_READY_FD], fdStream(child, BWRAP_INFO_FD)].filter(Boolean) as unknown as Socket[];
   return {
     child,
     exited,
     closed,
+    nsInit,
     get hasExited() {
       return hasExited;
     },
@@ -85,4 +90,25 @@ export function spawnChain(launch: Launch, workDir: string): ChainProcess {
       for (const s of streams()) s.ref?.();
     },
   };
+}
+
+const fdStream = (child: ChildProcess, fd: number) => ((child.stdio as unknown as (Readable | null | undefined)[])[fd] ?? null);
+
+/**
+ * The `"child-pid"` bwrap writes on its info fd. Read to its end: bwrap writes the object in several
+ * pieces (the pid, then its namespace ids), and a pipe closed after the first would kill it (SIGPIPE).
+ */
+function bwrapChildPid(info: Readable | null): Promise<number | string> {
+  if (!info) return Promise.resolve('no info pipe');
+  return new Promise((resolve) => {
+    let text = '';
+    info.on('error', () => undefined);
+    info.on('data', (c: Buffer) => {
+      if (text.length > 4096) return;
+      text += c.toString();
+      const m = /"child-pid":\s*(\d+)/.exec(text);
+      if (m) resolve(Number(m[1]));
+    });
+    info.once('end', () => resolve('bwrap ended without reporting its first process'));
+  });
 }

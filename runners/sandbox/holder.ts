@@ -9,6 +9,12 @@ import type { ProcInfo } from './process-tree.js';
 /** The fd the holder reports readiness on (3 is bwrap's seccomp filter). */
 export const HOLDER_READY_FD = 4;
 /**
+ * The fd bwrap reports its first process on (`--info-fd`: `"child-pid": N`, written right after its
+ * clone, before its set-up), so a run's own chain can have the run process forked into the run's pid
+ * namespace while bwrap still builds the view (zygote.py). bwrap closes it in the sandbox.
+ */
+export const BWRAP_INFO_FD = 5;
+/**
  * Prints one byte on fd 4 once it runs inside the finished chain, then exits with what it is told
  * on stdin. The byte is written from a subshell: a builtin's `>&4` in the shell itself points its
  * fd 1 at fd 4 for a moment, and the zygote, taking the holder's fd 1 in that moment, would hand

@@ -15,7 +15,7 @@ import type { IsolationPlan } from './plan.js';
 import { namespaceFlags } from './probe.js';
 import { runStateEnv } from './run-state/paths.js';
 import { noUserNamespaceFilter } from './seccomp.js';
-import { holderArgv } from './holder.js';
+import { BWRAP_INFO_FD, holderArgv } from './holder.js';
 import { holderUidOf } from './uid.js';
 import type { PythonZygote } from './zygote.js';
 
@@ -94,6 +94,7 @@ export function buildLaunch(
       // at the neighbours' priority (lib/process-priority.ts).
       '--die-with-parent', ...(zygote ? [] : ['--new-session']),
       ...(plan.seccomp ? ['--seccomp', String(SECCOMP_FD)] : []),
+      ...(zygote ? ['--info-fd', String(BWRAP_INFO_FD)] : []),
       '--', ...argv,
     ];
   }

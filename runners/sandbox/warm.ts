@@ -19,7 +19,7 @@ import type { Launch } from './launch.js';
 import type { IsolationPlan } from './plan.js';
 import { holderUidOf } from './uid.js';
 import { removeZygoteDirsOnExit, sweepStaleZygoteDirs, zygoteHomeDir } from './zygote-dirs.js';
-import { DEFAULT_WARM_PROFILE, sharedZygote, type ArmedRun, type PythonZygote, type WarmProfile } from './zygote.js';
+import { DEFAULT_WARM_PROFILE, sharedZygote, type ArmedRun, type ArmRequest, type PythonZygote, type WarmProfile } from './zygote.js';
 
 /** Variables read once at import time: a run that sets them needs its own interpreter. */
 const IMPORT_TIME_ENV = /^(OMP_|OPENBLAS_|MKL_|XLA_|JAX_|MPL|NUMBA_|PYTHON|TENPY|QISKIT|PYSCF)/;
@@ -136,18 +136,41 @@ export function holderReady(chain: ChainProcess, timeoutMs: number): Promise<str
 
 /** Arm the zygote's run process in the chain whose holder is ready; a string says why it cannot be. */
 export function armInChain(chain: ChainProcess, launch: Launch, zygote: PythonZygote, runId: string, rlimits: Record<string, [number, number]>, workDir: string): ArmedRun | string {
-  const holderUid = holderUidOf(launch.uid!);
-  const holder = findHolder(launch.cgroup!, holderUid);
-  if (holder === null) return 'the holder process was not found in the run cgroup';
-  return zygote.arm(runId, {
-    holderPid: holder,
+  const holder = holderOf(launch);
+  if (holder === null) return HOLDER_NOT_FOUND;
+  return zygote.arm(runId, armRequest(chain, launch, rlimits, workDir, holder, null));
+}
+
+/**
+ * Arm it in a chain still starting, from bwrap's first process (`nsPid`, chain.ts nsInit): the run
+ * process is forked into the run's pid namespace while bwrap builds the view; `holderUp` then names
+ * the holder once it reports, and the run process enters its view.
+ */
+export function armInStartingChain(chain: ChainProcess, launch: Launch, zygote: PythonZygote, runId: string, rlimits: Record<string, [number, number]>, workDir: string, nsPid: number): ArmedRun {
+  return zygote.arm(runId, armRequest(chain, launch, rlimits, workDir, null, nsPid));
+}
+
+/** Names the ready holder to a run armed in its starting chain; a string says why it cannot. */
+export function holderUp(armed: ArmedRun, launch: Launch): string | null {
+  const holder = holderOf(launch);
+  return holder === null ? HOLDER_NOT_FOUND : armed.holder(holder);
+}
+
+const HOLDER_NOT_FOUND = 'the holder process was not found in the run cgroup';
+
+const holderOf = (launch: Launch) => findHolder(launch.cgroup!, holderUidOf(launch.uid!));
+
+function armRequest(chain: ChainProcess, launch: Launch, rlimits: Record<string, [number, number]>, workDir: string, holderPid: number | null, nsPid: number | null): ArmRequest {
+  return {
+    holderPid,
+    nsPid,
     stdioInodes: [fdInode(chain.child.pid!, 1), fdInode(chain.child.pid!, 2)],
     uid: launch.uid!,
-    holderUid,
+    holderUid: holderUidOf(launch.uid!),
     procsFiles: launch.cgroup!.procsFiles,
     rlimits,
     seccompHex: launch.seccompFilter!.toString('hex'),
     workDir,
     armNice: setUpAtWorkerPriority() ? os.getPriority() : null,
-  });
+  };
 }

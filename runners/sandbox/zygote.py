@@ -6,8 +6,12 @@
 # /tmp, seccomp), setpriv; no prlimit, the run process sets its own rlimits — but with a tiny shell
 # "holder" in place of python. Then it
 # writes `arm <id> <payload file>` here, and a per-run child:
-#   1. opens, from outside, the holder's namespaces, root directory and stdout/stderr pipes;
-#   2. forks the run process into the holder's pid namespace; the run process joins the holder's
+#   1. forks the run process into the run's pid namespace — the holder's, or, on a chain started
+#      for its run, bwrap's first process's as soon as bwrap reports it (`--info-fd`), so that this
+#      fork (the dearest step) overlaps bwrap's set-up; the holder's pid then follows (`holder <id>
+#      <pid>`) once it runs inside the finished chain;
+#   2. opens, from outside, the holder's namespaces, root directory and stdout/stderr pipes and
+#      hands them to the run process (SCM_RIGHTS), which joins the holder's
 #      ipc/uts/net/cgroup/mount namespaces and chroots into its root, so it sees exactly the view
 #      bwrap built for this run (nothing of ours is re-implemented), joins the run's cgroup, takes
 #      the run's rlimits, drops every capability and the bounding set, switches to the run's uid,
@@ -34,6 +38,7 @@ import json
 import os
 import resource
 import signal
+import socket
 import sys
 import threading
 from collections.abc import Iterable
@@ -59,7 +64,10 @@ libc = ctypes.CDLL(None, use_errno=True)
 
 class ArmRequest(TypedDict):
     """`arm`'s payload file (zygote.ts ArmRequest): what the run process is made with."""
-    holderPid: int
+    # None: not known yet (a `holder` line brings it); the run process is then forked into nsPid's pid namespace.
+    holderPid: int | None
+    # bwrap's first process (the run's pid namespace's init), when holderPid is None.
+    nsPid: int | None
     # Inodes the holder's fd 1 and 2 must have (the run's stdout and stderr).
     stdioInodes: list[int]
     uid: int
@@ -123,8 +131,8 @@ Response = Union[Ready, NotReady, Armed, Started, Exited, RunError]
 
 
 class Command(NamedTuple):
-    """One request line: `arm <id> <payload>`, `go <id> <payload>` or `disarm <id>` (payload None)."""
-    verb: Literal['arm', 'go', 'disarm']
+    """One request line: `arm <id> <payload>`, `holder <id> <pid>`, `go <id> <payload>` or `disarm <id>` (payload None)."""
+    verb: Literal['arm', 'holder', 'go', 'disarm']
     run_id: str
     payload: str | None
 
@@ -217,19 +225,29 @@ def take_fds(pid: int, *fds: int) -> list[int]:
         os.close(pidfd)
 
 
-def arm_run(req: ArmRequest) -> tuple[int, int, int]:
-    """In the per-run child (root, outside): fork the run process into the holder's pid namespace.
+class HolderView(NamedTuple):
+    """What the run process takes from the holder: opened from outside by the per-run child."""
+    ns_fds: list[tuple[str, int]]
+    root_fd: int
+    procs_fds: list[int]
+    null_fd: int
+    out_fd: int
+    err_fd: int
+    last_cap: int
 
-    Returns the run process's pid, the read end of its set-up report and the write end of the
-    pipe its script request comes through."""
-    pid = int(req['holderPid'])
+
+def open_holder(req: ArmRequest, pid: int, pid_ns_ino: int) -> HolderView:
+    """In the per-run child (root, outside): the holder's namespaces (but the pid one, already
+    entered: checked to be the holder's), root directory, stdout/stderr and the run's cgroup."""
     uid = int(req['uid'])
     if holder_uid(pid) != int(req['holderUid']) or int(req['holderUid']) == uid:
         raise OSError(f'holder {pid} does not run as the holder uid {req["holderUid"]}')
+    if os.stat(f'/proc/{pid}/ns/pid').st_ino != pid_ns_ino:
+        raise OSError(f'holder {pid} is not in the pid namespace the run process was forked into')
     ns_fds: list[tuple[str, int]] = []
     for ns in NAMESPACES:
         p = f'/proc/{pid}/ns/{ns}'
-        if not os.path.exists(p):
+        if ns == 'pid' or not os.path.exists(p):
             continue
         if os.stat(p).st_ino == os.stat(f'/proc/self/ns/{ns}').st_ino:
             if ns in REQUIRED_NAMESPACES:
@@ -244,20 +262,64 @@ def arm_run(req: ArmRequest) -> tuple[int, int, int]:
     procs_fds = [os.open(p, os.O_WRONLY | os.O_CLOEXEC) for p in req['procsFiles']]
     with open('/proc/sys/kernel/cap_last_cap') as f:
         last_cap = int(f.read())
+    null_fd = os.open('/dev/null', os.O_RDONLY | os.O_CLOEXEC)
+    return HolderView(ns_fds, root_fd, procs_fds, null_fd, out_fd, err_fd, last_cap)
+
+
+def view_fds(v: HolderView) -> list[int]:
+    return [*[fd for _, fd in v.ns_fds], v.root_fd, *v.procs_fds, v.null_fd, v.out_fd, v.err_fd]
+
+
+def send_view(sock: socket.socket, v: HolderView) -> None:
+    header = json.dumps({'ns': [ns for ns, _ in v.ns_fds], 'procs': len(v.procs_fds), 'lastCap': v.last_cap}).encode()
+    socket.send_fds(sock, [header], view_fds(v))
+
+
+def recv_view(sock: socket.socket) -> HolderView | None:
+    """None: the per-run child closed the socket (the run was disarmed before its holder came)."""
+    data, fds, _, _ = socket.recv_fds(sock, 1 << 16, 64)
+    if not data:
+        return None
+    header = json.loads(data)
+    names: list[str] = header['ns']
+    n, k = len(names), int(header['procs'])
+    if len(fds) != n + k + 4:
+        raise OSError(f'got {len(fds)} fds of the holder\'s view, expected {n + k + 4}')
+    return HolderView(list(zip(names, fds[:n])), fds[n], fds[n + 1:n + 1 + k], fds[n + 1 + k], fds[n + 2 + k], fds[n + 3 + k], int(header['lastCap']))
+
+
+def fork_run(req: ArmRequest) -> tuple[int, int, int, socket.socket, int]:
+    """In the per-run child (root, outside): fork the run process into the run's pid namespace (the
+    holder's, or that of bwrap's first process when the holder is not up yet). The run process waits
+    for the holder's view, then sets itself up (become_run) and waits for its script.
+
+    Returns the run process's pid, the read end of its set-up report, the write end of the pipe its
+    script request comes through, the socket the view goes through and the pid namespace's inode."""
+    source = req['holderPid'] if req.get('holderPid') is not None else req.get('nsPid')
+    if source is None:
+        raise OSError('neither the holder nor the run\'s pid namespace was named')
+    pid_ns = os.open(f'/proc/{int(source)}/ns/pid', os.O_RDONLY | os.O_CLOEXEC)
+    pid_ns_ino = os.fstat(pid_ns).st_ino
+    if pid_ns_ino == os.stat('/proc/self/ns/pid').st_ino:
+        raise OSError('the run\'s pid namespace is the worker\'s')
     # Only this process's children enter the pid namespace; this one stays outside, able to read
     # the script request from the host and to report the run's end.
-    for ns, fd in ns_fds:
-        if ns == 'pid':
-            check(libc.setns(fd, 0), 'setns pid')
-    null_fd = os.open('/dev/null', os.O_RDONLY | os.O_CLOEXEC)
+    check(libc.setns(pid_ns, 0), 'setns pid')
+    os.close(pid_ns)
     report_r, report_w = os.pipe()
     go_r, go_w = os.pipe()
+    view_ours, view_theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     child = os.fork()
     if child == 0:
         try:
             os.close(report_r)
             os.close(go_w)
-            become_run(req, uid, last_cap, [(ns, fd) for ns, fd in ns_fds if ns != 'pid'], root_fd, procs_fds, null_fd, out_fd, err_fd, keep=(report_w, go_r))
+            view_ours.close()
+            view = recv_view(view_theirs)
+            if view is None:  # disarmed before its holder came
+                os._exit(0)
+            view_theirs.close()
+            become_run(req, int(req['uid']), view, keep=(report_w, go_r))
             os.write(report_w, b'ok')
             os.close(report_w)
         except BaseException as exc:
@@ -277,9 +339,10 @@ def arm_run(req: ArmRequest) -> tuple[int, int, int]:
             os.write(2, f'physvec sandbox: the warm start failed: {exc}\n'.encode())
             os._exit(125)
         run_script(request['entry'])
-    for fd in (*[fd for _, fd in ns_fds], root_fd, *procs_fds, null_fd, out_fd, err_fd, report_w, go_r):
-        os.close(fd)
-    return child, report_r, go_w
+    view_theirs.close()
+    os.close(report_w)
+    os.close(go_r)
+    return child, report_r, go_w, view_ours, pid_ns_ino
 
 
 def read_all(fd: int) -> bytes:
@@ -346,27 +409,26 @@ def at_neighbour_priority() -> None:
         os.setpriority(os.PRIO_PROCESS, 0, NEIGHBOUR_NICE)
 
 
-def become_run(req: ArmRequest, uid: int, last_cap: int, ns_fds: list[tuple[str, int]], root_fd: int, procs_fds: list[int],
-               null_fd: int, out_fd: int, err_fd: int, keep: tuple[int, int]) -> None:
+def become_run(req: ArmRequest, uid: int, view: HolderView, keep: tuple[int, int]) -> None:
     """In the run process (inside the pid namespace, still root): the rest of what the cold chain does."""
-    for ns, fd in ns_fds:  # the mount namespace last: after it /proc is the run's
+    for ns, fd in view.ns_fds:  # the mount namespace last: after it /proc is the run's
         check(libc.setns(fd, 0), f'setns {ns}')
-    os.fchdir(root_fd)
+    os.fchdir(view.root_fd)
     os.chroot('.')
     os.chdir(req['workDir'])
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL, what='PR_SET_PDEATHSIG')
-    for fd in procs_fds:  # before anything else can fork
+    for fd in view.procs_fds:  # before anything else can fork
         os.write(fd, b'0')
-    os.dup2(null_fd, 0)
-    os.dup2(out_fd, 1)
-    os.dup2(err_fd, 2)
+    os.dup2(view.null_fd, 0)
+    os.dup2(view.out_fd, 1)
+    os.dup2(view.err_fd, 2)
     close_fds_except(keep)
 
     for name, (soft, hard) in req['rlimits'].items():
         resource.setrlimit(getattr(resource, name), (soft, hard))
 
     # setpriv --bounding-set=-all --inh-caps=-all --clear-groups --reuid --regid --no-new-privs
-    for cap in range(last_cap + 1):
+    for cap in range(view.last_cap + 1):
         prctl(PR_CAPBSET_DROP, cap, what='PR_CAPBSET_DROP')
     prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, what='PR_CAP_AMBIENT')
     os.setgroups([])
@@ -497,10 +559,29 @@ def serve(requests: IO[bytes], run_id: str, arm_path: str) -> NoReturn:
     """The per-run child: arm the run (its process set up inside the chain, waiting), then on `go`
     hand it its script request and report its wait status; on EOF instead, end it unrun."""
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    child = 0
+
+    def end_unrun() -> NoReturn:
+        if child:
+            os.kill(child, signal.SIGKILL)
+            os.waitpid(child, 0)
+        os._exit(0)
+
     try:
         arm = cast(ArmRequest, json.loads(load_payload(arm_path)))
         at_setup_priority(arm)
-        child, report_r, go_w = arm_run(arm)
+        child, report_r, go_w, view_sock, pid_ns_ino = fork_run(arm)
+        holder = arm.get('holderPid')
+        if holder is None:
+            line = request_of(requests.readline())
+            if line is None or line.verb != 'holder' or line.run_id != run_id or line.payload is None:
+                end_unrun()  # disarmed (or the zygote is gone) before the holder came
+            holder = int(line.payload)
+        view = open_holder(arm, int(holder), pid_ns_ino)
+        send_view(view_sock, view)
+        for fd in view_fds(view):
+            os.close(fd)
+        view_sock.close()
         report = read_all(report_r)
         os.close(report_r)
         if report != b'ok':
@@ -508,13 +589,16 @@ def serve(requests: IO[bytes], run_id: str, arm_path: str) -> NoReturn:
             raise OSError(report.decode(errors='replace') or 'the run process died while it was set up')
     except BaseException as exc:
         emit({'id': run_id, 'error': f'{type(exc).__name__}: {exc}'})
+        if child:
+            try:
+                os.kill(child, signal.SIGKILL)
+            except OSError:
+                pass
         os._exit(0)
     emit({'id': run_id, 'armed': True})
     go = request_of(requests.readline())
     if go is None or go.verb != 'go' or go.run_id != run_id or go.payload is None:
-        os.kill(child, signal.SIGKILL)
-        os.waitpid(child, 0)
-        os._exit(0)
+        end_unrun()
     try:
         request = load_payload(go.payload)
         os.write(go_w, request)  # blocks until the run process has read what the pipe cannot hold
@@ -543,10 +627,11 @@ MPL_RC_AT_IMPORT: dict[str, Any] = {}
 
 
 def request_of(line: bytes) -> Command | None:
-    """`arm <id> <payload>`, `go <id> <payload>` or `disarm <id>`, as (verb, id, payload or None)."""
+    """`arm <id> <payload>`, `holder <id> <pid>`, `go <id> <payload>` or `disarm <id>`, as (verb, id, payload or None)."""
     parts = line.decode(errors='replace').split()
-    if len(parts) == 3 and parts[0] in ('arm', 'go'):
-        return Command('arm' if parts[0] == 'arm' else 'go', parts[1], parts[2])
+    if len(parts) == 3 and parts[0] in ('arm', 'holder', 'go'):
+        verb: Literal['arm', 'holder', 'go'] = 'arm' if parts[0] == 'arm' else 'holder' if parts[0] == 'holder' else 'go'
+        return Command(verb, parts[1], parts[2])
     if len(parts) == 2 and parts[0] == 'disarm':
         return Command('disarm', parts[1], None)
     return None
@@ -631,6 +716,8 @@ def main() -> None:
             os.write(spare, line)
             armed[run_id] = spare
             spare = fork_spare(armed)
+        elif verb == 'holder' and run_id in armed:
+            os.write(armed[run_id], line)
         elif verb == 'go' and run_id in armed:
             fd = armed.pop(run_id)
             os.write(fd, line)

@@ -34,7 +34,10 @@ const ZYGOTE_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'z
 
 /** What arms a run: its process is made inside the holder's chain, with the run's caps, and waits for its script. */
 export interface ArmRequest {
-  holderPid: number;
+  /** null: not up yet; the run process is forked into `nsPid`'s pid namespace and `ArmedRun.holder` names it later. */
+  holderPid: number | null;
+  /** bwrap's first process (the run's pid namespace's init; chain.ts nsInit), when holderPid is null. */
+  nsPid: number | null;
   /** Inodes the holder's fd 1 and 2 must have (the run's stdout and stderr), checked before use. */
   stdioInodes: [number, number];
   uid: number;
@@ -65,6 +68,8 @@ export interface ArmedRun {
   armed: Promise<string | null>;
   /** `started` settles once the script was handed over (null) or could not be (nothing ran); `done` with its wait status. */
   go(req: GoRequest): { started: Promise<string | null>; done: Promise<WarmReport> };
+  /** Names the holder of a run armed without one (then its view is entered and its caps applied); a string says why it could not be sent. */
+  holder(pid: number): string | null;
   disarm(): void;
   /** Settles when the run is over: ended, disarmed or lost (the zygote died before it started). */
   done: Promise<WarmReport>;
@@ -221,7 +226,7 @@ export class PythonZygote {
       go: (goReq) => {
         if (went) throw new Error(`run ${id} was already started`);
         went = true;
-        const why = this.pending.has(id) ? send(`go ${id} ${this.payload(`${id}.go`, goReq)}\n`) : 'the armed run is gone';
+        const why = this.pending.has(id) ? send(`go ${id} ${this.payload(`${id}.go`, goReq)}\n`) : this.dead ?? 'the armed run is gone';
         if (why) {
           started(why);
           done({ error: why });
@@ -229,6 +234,7 @@ export class PythonZygote {
         }
         return { started: s, done: d };
       },
+      holder: (pid) => (this.pending.has(id) ? send(`holder ${id} ${pid}\n`) : this.dead ?? 'the armed run is gone'),
       disarm: () => {
         if (!this.pending.has(id) || went) return;
         went = true;

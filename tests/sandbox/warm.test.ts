@@ -10,6 +10,7 @@ import { probeIsolation, runSandboxed, sandboxRoot, warmUpSandbox, type Isolatio
 import { planIsolation } from '../../runners/sandbox/plan.js';
 import { pidsOfUid } from '../../runners/sandbox/process-tree.js';
 import { holderUidOf } from '../../runners/sandbox/uid.js';
+import { EARLY_ARM_PHASE } from '../../runners/sandbox/warm-run.js';
 import type { SandboxResult } from '../../schemas/sandbox.js';
 import { hostileScript, pidsWithMarker, testStore, useTestStateDir, waitFor } from '../fixtures/hostile/harness.js';
 
@@ -32,13 +33,13 @@ function hostNamespaces(): Record<string, number> {
   return out;
 }
 
-async function describeRun(warm: boolean, limits: { cpuSeconds?: number; memoryMb?: number } = { cpuSeconds: 60 }): Promise<{ result: SandboxResult; info: Record<string, unknown> }> {
+async function describeRun(warm: boolean, limits: { cpuSeconds?: number; memoryMb?: number } = { cpuSeconds: 60 }, phases: string[] = []): Promise<{ result: SandboxResult; info: Record<string, unknown> }> {
   const before = process.env.PHYSVEC_SANDBOX_WARM;
   process.env.PHYSVEC_SANDBOX_WARM = warm ? '1' : '0';
   try {
     const result = await runSandboxed(
       { language: 'python', entry: 'main.py', args: ['--flag', 'x y'], files: [hostileScript('describe-process.py')], env: { PHYSVEC_EXTRA_SETTING: 'on', TZ: 'UTC' }, ...limits, timeoutMs: 120_000 },
-      { store },
+      { store, onPhases: (p) => phases.push(...p.map(([name]) => name)) },
     );
     assert.equal(result.exitCode, 0, result.stderrTail);
     return { result, info: JSON.parse(result.stdoutTail) as Record<string, unknown> };
@@ -113,8 +114,11 @@ describe('warm sandbox starts', () => {
     const uids = (ahead.info as { uid: number[] }).uid;
     assert.deepEqual(uids, [ahead.result.isolation.uid, ahead.result.isolation.uid, ahead.result.isolation.uid]);
     // Another memory cap means another /tmp size and other prlimit caps: the waiting chain is not this run's.
-    const other = await describeRun(true, { memoryMb: 2048 });
+    const phases: string[] = [];
+    const other = await describeRun(true, { memoryMb: 2048 }, phases);
     assert.deepEqual(other.result.start, { path: 'warm', reason: null, chain: 'per-run' });
+    // Its own chain: the run process was forked into the run's pid namespace once bwrap reported it, before the holder was up.
+    assert.ok(phases.includes(EARLY_ARM_PHASE), phases.join(' | '));
     assert.deepEqual({ ...comparable(other), limits: undefined }, { ...comparable(cold), limits: undefined });
     assert.deepEqual((other.info as { limits: Record<string, number[]> }).limits.RLIMIT_DATA, [2048 * 1024 * 1024, 2048 * 1024 * 1024]);
     process.env.PHYSVEC_SANDBOX_PRESTART = '0';
