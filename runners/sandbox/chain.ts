@@ -2,15 +2,16 @@
 // can be signalled at once), its seccomp filter written to bwrap's fd 3, and its exit and the close
 // of its pipes caught from the start, so a chain started ahead of its run (prestart.ts) loses
 // neither while it waits.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { BWRAP_INFO_FD, HOLDER_READY_FD } from './holder.js';
+import { chainLauncher, type ChainChild, type StdioKind } from './launcher.js';
 import { SECCOMP_FD, WARM_CHAIN_ENV, type Launch } from './launch.js';
 import { atNeighbourPriority, shareWorkerPriority, workerRaised } from '../../lib/process-priority.js';
 
 export interface ChainProcess {
-  child: ChildProcess;
+  child: ChainChild;
   /** Its exit (code, signal); rejects when it could not be started. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Every pipe to it is closed (no straggler holds its stdout/stderr any more). */
@@ -33,7 +34,7 @@ export function setUpAtWorkerPriority(): boolean {
   return workerRaised() && process.env[CHAIN_PRIORITY_ENV] !== 'neighbours';
 }
 
-export function spawnChain(launch: Launch, workDir: string): ChainProcess {
+export async function spawnChain(launch: Launch, workDir: string): Promise<ChainProcess> {
   const warm = launch.zygote !== null;
   // A worker that raised its own priority starts scripts at the neighbours' (lib/process-priority.ts).
   // A warm chain runs no script (bwrap, setpriv, the holder: the script is a fork of the warm python,
@@ -43,13 +44,14 @@ export function spawnChain(launch: Launch, workDir: string): ChainProcess {
   // scripts/bench-sandbox.ts compares against).
   const atWorkerPriority = warm && setUpAtWorkerPriority();
   const argv = atWorkerPriority ? [...launch.argv] : atNeighbourPriority(launch.argv);
-  const child = spawn(argv[0]!, argv.slice(1), {
+  const env = warm ? { ...WARM_CHAIN_ENV } : launch.env;
+  const seccomp = launch.seccompFilter ? 'r' : null;
+  const kinds: StdioKind[] = warm ? ['r', 'w', 'w', seccomp, 'w', 'w'] : ['null', 'w', 'w', seccomp];
+  const child = (await launched(argv, env, workDir, kinds)) ?? spawn(argv[0]!, argv.slice(1), {
     cwd: workDir,
-    env: warm ? { ...WARM_CHAIN_ENV } : launch.env,
+    env,
     detached: true,
-    stdio: warm
-      ? ['pipe', 'pipe', 'pipe', launch.seccompFilter ? 'pipe' : 'ignore', 'pipe', 'pipe']
-      : ['ignore', 'pipe', 'pipe', launch.seccompFilter ? 'pipe' : 'ignore'],
+    stdio: kinds.map((k) => (k === 'null' ? 'ignore' : k === null ? 'ignore' : 'pipe')),
   });
   if (atWorkerPriority && child.pid) shareWorkerPriority(child.pid);
   if (launch.seccompFilter) {
@@ -92,7 +94,19 @@ export function spawnChain(launch: Launch, workDir: string): ChainProcess {
   };
 }
 
-const fdStream = (child: ChildProcess, fd: number) => ((child.stdio as unknown as (Readable | null | undefined)[])[fd] ?? null);
+/** Started by the worker's launcher (launcher.ts), or undefined when it is off or unavailable (node then spawns it). */
+async function launched(argv: string[], env: Record<string, string>, cwd: string, kinds: StdioKind[]): Promise<ChainChild | undefined> {
+  const launcher = chainLauncher();
+  if (!launcher || launcher.unavailable) return undefined;
+  try {
+    return await launcher.spawn(argv, env, cwd, kinds);
+  } catch {
+    // The launcher is gone, or this chain could not be started by it: node tries, and reports what fails.
+    return undefined;
+  }
+}
+
+const fdStream = (child: ChainChild, fd: number) => ((child.stdio as unknown as (Readable | null | undefined)[])[fd] ?? null);
 
 /**
  * The `"child-pid"` bwrap writes on its info fd. Read to its end: bwrap writes the object in several

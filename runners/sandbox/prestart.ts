@@ -177,7 +177,7 @@ async function start(profile: WarmProfile, like: LaunchRequest): Promise<Prestar
     chownTree(workDir, lease.uid);
     cgroup = RunCgroup.create(plan.cgroup, runId, { memoryBytes: like.memoryMb * MiB, maxProcesses: like.maxProcesses });
     const launch = buildLaunch(like, runner, plan, lease.uid, workDir, privateDir, cgroup, zygote, false);
-    chain = spawnChain(launch, workDir);
+    chain = await spawnChain(launch, workDir);
     const notReady = await holderReady(chain, ARM_TIMEOUT_MS);
     if (notReady) throw new Error(notReady);
     const rlimits = warmRlimits(like);

@@ -265,7 +265,7 @@ async function execute(launch: Launch, req: SandboxRequest, hold: RunHold, start
   const stderr = new HeadTailCapture(req.maxOutputBytes);
   const killAfter = opts.killAfterOutputBytes ?? DEFAULT_KILL_AFTER_OUTPUT;
   const started = performance.now();
-  const chain: ChainProcess = start.path === 'pre-started' ? start.pre.chain : spawnChain(launch, workDir);
+  const chain: ChainProcess = start.path === 'pre-started' ? start.pre.chain : await spawnChain(launch, workDir);
   const child = chain.child;
   let killedReason: KillCause | null = null;
   let loadAtKill: number | null = null;

@@ -50,6 +50,7 @@ function startWarm(zygote: PythonZygote, go: GoRequest, h: WarmHandOver): void {
     if (typeof nsPid === 'string') return armWhenHolderReady(zygote, go, h);
     h.clock.mark(EARLY_ARM_PHASE);
     const armed = armInStartingChain(h.chain, h.launch, zygote, h.runId, warmRlimits(h.req), go.workDir, nsPid);
+    if (typeof armed === 'string') return h.abandon(armed);
     void holderReady(h.chain, HOLDER_TIMEOUT_MS).then((notReady) => {
       const why = notReady ?? holderUp(armed, h.launch);
       h.clock.mark('bwrap set-up, setpriv, holder up; run process forked meanwhile');

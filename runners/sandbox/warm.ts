@@ -138,7 +138,8 @@ export function holderReady(chain: ChainProcess, timeoutMs: number): Promise<str
 export function armInChain(chain: ChainProcess, launch: Launch, zygote: PythonZygote, runId: string, rlimits: Record<string, [number, number]>, workDir: string): ArmedRun | string {
   const holder = holderOf(launch);
   if (holder === null) return HOLDER_NOT_FOUND;
-  return zygote.arm(runId, armRequest(chain, launch, rlimits, workDir, holder, null));
+  const req = armRequest(chain, launch, rlimits, workDir, holder, null);
+  return typeof req === 'string' ? req : zygote.arm(runId, req);
 }
 
 /**
@@ -146,8 +147,9 @@ export function armInChain(chain: ChainProcess, launch: Launch, zygote: PythonZy
  * process is forked into the run's pid namespace while bwrap builds the view; `holderUp` then names
  * the holder once it reports, and the run process enters its view.
  */
-export function armInStartingChain(chain: ChainProcess, launch: Launch, zygote: PythonZygote, runId: string, rlimits: Record<string, [number, number]>, workDir: string, nsPid: number): ArmedRun {
-  return zygote.arm(runId, armRequest(chain, launch, rlimits, workDir, null, nsPid));
+export function armInStartingChain(chain: ChainProcess, launch: Launch, zygote: PythonZygote, runId: string, rlimits: Record<string, [number, number]>, workDir: string, nsPid: number): ArmedRun | string {
+  const req = armRequest(chain, launch, rlimits, workDir, null, nsPid);
+  return typeof req === 'string' ? req : zygote.arm(runId, req);
 }
 
 /** Names the ready holder to a run armed in its starting chain; a string says why it cannot. */
@@ -160,11 +162,18 @@ const HOLDER_NOT_FOUND = 'the holder process was not found in the run cgroup';
 
 const holderOf = (launch: Launch) => findHolder(launch.cgroup!, holderUidOf(launch.uid!));
 
-function armRequest(chain: ChainProcess, launch: Launch, rlimits: Record<string, [number, number]>, workDir: string, holderPid: number | null, nsPid: number | null): ArmRequest {
+/** The request, or why it cannot be made (the chain's first process is gone: it ended, or was killed). */
+function armRequest(chain: ChainProcess, launch: Launch, rlimits: Record<string, [number, number]>, workDir: string, holderPid: number | null, nsPid: number | null): ArmRequest | string {
+  let stdioInodes: [number, number];
+  try {
+    stdioInodes = [fdInode(chain.child.pid!, 1), fdInode(chain.child.pid!, 2)];
+  } catch (err) {
+    return `the chain's first process is gone (${(err as Error).message})`;
+  }
   return {
     holderPid,
     nsPid,
-    stdioInodes: [fdInode(chain.child.pid!, 1), fdInode(chain.child.pid!, 2)],
+    stdioInodes,
     uid: launch.uid!,
     holderUid: holderUidOf(launch.uid!),
     procsFiles: launch.cgroup!.procsFiles,
