@@ -21,7 +21,6 @@ import json
 import os
 import select
 import signal
-import sys
 from typing import Any
 
 PR_SET_PDEATHSIG = 1
