@@ -62,11 +62,11 @@ export async function spawnChain(launch: Launch, workDir: string): Promise<Chain
   }
   let hasExited = false;
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
-    child.once('error', (err) => {
+    child.once('error', (err: Error) => {
       hasExited = true;
       reject(err);
     });
-    child.once('exit', (code, signal) => {
+    child.once('exit', (code: number | null, signal: NodeJS.Signals | null) => {
       hasExited = true;
       resolve({ code, signal });
     });
