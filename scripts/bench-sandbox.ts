@@ -11,7 +11,10 @@
 // beside N busy processes at the neighbours' priority, each in a session of its own (other users'
 // jobs); the own chain is then measured twice more: at the worker's priority (what a worker does)
 // and at the neighbours' (PHYSVEC_SANDBOX_CHAIN_PRIORITY=neighbours, as before).
-//   node --import tsx scripts/bench-sandbox.ts [--runs N] [--gap-ms 300] [--hog N]
+// --grow-mb N makes this process N MiB bigger (touched, resident) before the trials: a `physvec
+// worker` is 340-475 MiB resident, and a chain forked by the worker itself costs more the bigger it
+// is (PHYSVEC_SANDBOX_LAUNCHER=0; scripts/bench-launcher.ts).
+//   node --import tsx scripts/bench-sandbox.ts [--runs N] [--gap-ms 300] [--hog N] [--grow-mb N]
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
@@ -33,6 +36,9 @@ const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || 5;
 const gapMs = args.includes('--gap-ms') ? Number(args[args.indexOf('--gap-ms') + 1]) : 300;
 const hog = args.includes('--hog') ? Number(args[args.indexOf('--hog') + 1]) : 0;
+const growMb = args.includes('--grow-mb') ? Number(args[args.indexOf('--grow-mb') + 1]) : 0;
+const grown: Buffer[] = [];
+for (let mb = 0; mb < growMb; mb += 16) grown.push(Buffer.alloc(16 * 2 ** 20, 1));
 const priority = raiseOwnPriority();
 process.env.PHYSVEC_STATE_DIR ??= mkdtempSync(path.join(tmpdir(), 'physvec-bench-sandbox-'));
 const store = new ArtifactStore(path.join(process.env.PHYSVEC_STATE_DIR, 'artifacts'));
@@ -111,7 +117,7 @@ if (hog > 0) await new Promise((r) => setTimeout(r, 20_000)); // let the load av
 const zt = performance.now();
 const warmUp = await warmUpSandbox();
 if (!warmUp.ok) throw new Error(`no warm python: ${warmUp.reason}`);
-console.log(`# this process ${describePriority(priority)}; ${hog > 0 ? `beside ${hog} busy processes (neighbours' priority, a session each)` : 'no busy processes started'}`);
+console.log(`# this process ${describePriority(priority)}, ${Math.round(process.memoryUsage().rss / 2 ** 20)} MiB resident${grown.length ? ` (grown by ${growMb} MiB)` : ''}, chains started by ${process.env.PHYSVEC_SANDBOX_LAUNCHER === '0' ? 'node itself' : 'the launcher'}; ${hog > 0 ? `beside ${hog} busy processes (neighbours' priority, a session each)` : 'no busy processes started'}`);
 console.log(`# warm python ready in ${((performance.now() - zt) / 1000).toFixed(1)} s (preloaded ${warmUp.loaded.join(', ')}); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}, ${runs} trials each, interleaved, medians`);
 console.log('');
 console.log('(b) fixed cost of one sandboxed run: wall of runSandboxed (work dir, uid, cgroup, chain, collection, cleanup) minus the script\'s own work');
