@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import os from 'node:os';
-import { answerHelp } from './bench-support.js';
+import { answerHelp, median } from './bench-support.js';
 import { chainLauncher } from '../runners/sandbox/launcher.js';
 
 answerHelp(import.meta.url);
@@ -20,7 +20,6 @@ const GROW = opt('--grow-mb', '200,400').split(',').map(Number);
 const launcher = chainLauncher();
 if (!launcher) throw new Error('the chain launcher is off (PHYSVEC_SANDBOX_LAUNCHER=0) or there is no python');
 const now = () => performance.now();
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ENV = { PATH: '/usr/bin:/bin' };
 
 async function byNode(): Promise<[number, number]> {

@@ -13,7 +13,7 @@ import { createWorkers, installRuntime } from '../workers/create-workers.js';
 import { artifactStore } from '../lib/artifacts/store.js';
 import { taskQueues } from '../lib/temporal/task-queues.js';
 import { runSandboxed } from '../runners/sandbox/index.js';
-import { answerHelp, benchServer } from './bench-support.js';
+import { answerHelp, benchServer, median } from './bench-support.js';
 
 answerHelp(import.meta.url);
 installRuntime();
@@ -74,7 +74,6 @@ await orch!.runUntil(sim!.runUntil((async () => {
     viaTemporal.push(performance.now() - t);
   }
 })()));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 console.log(`print() directly with the venv's python: median ${median(direct).toFixed(0)} ms over ${runs} runs`);
 console.log(`print() in the sandbox (no Temporal):     median ${median(sandboxOnly).toFixed(0)} ms`);
 console.log(`print() through Temporal + sandbox:       median ${median(viaTemporal).toFixed(0)} ms`);

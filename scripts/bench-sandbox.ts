@@ -24,7 +24,7 @@ import { ArtifactStore } from '../lib/artifacts/store.js';
 import { venvPython } from '../lib/paths.js';
 import { runSandboxed, warmUpSandbox } from '../runners/sandbox/index.js';
 import { expediteRcuGracePeriods, RCU_EXPEDITED_FILE } from '../runners/sandbox/rcu-expedite.js';
-import { answerHelp } from './bench-support.js';
+import { answerHelp, median } from './bench-support.js';
 import { startCpuHog } from './cpu-hog.js';
 import { describePriority, raiseOwnPriority } from '../lib/process-priority.js';
 import { CHAIN_PRIORITY_ENV } from '../runners/sandbox/chain.js';
@@ -50,7 +50,6 @@ const SCRIPTS: Record<string, string> = {
 };
 
 const failures: string[] = [];
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (x: number) => `${x.toFixed(0).padStart(6)} ms`;
 
 /** The script's own work: exec'd repeatedly in one interpreter that has already run it once (imports done). */

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repoRoot, venvPython } from '../lib/paths.js';
 import type { ScriptLanguage, ScriptStructure } from '../schemas/script-structure.js';
-import { answerHelp } from './bench-support.js';
+import { answerHelp, median } from './bench-support.js';
 
 answerHelp(import.meta.url);
 
@@ -41,7 +41,6 @@ function inputs(): Array<{ name: string; source: string; language: ScriptLanguag
   return out;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 function time(fn: () => unknown): number {
   const t = performance.now();
   fn();

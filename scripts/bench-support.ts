@@ -61,3 +61,6 @@ export async function benchServer(server: { dir: string; port: number; uiPort: n
   const info = await startDevServer(server);
   return { info, stop };
 }
+
+/** The median of trials (the upper one of an even count). */
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

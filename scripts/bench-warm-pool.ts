@@ -17,7 +17,7 @@ import { venvPython } from '../lib/paths.js';
 import { runSandboxed, warmUpSandbox } from '../runners/sandbox/index.js';
 import { WARM_PROFILES, type WarmProfile } from '../runners/sandbox/zygote.js';
 import type { SandboxResult } from '../schemas/sandbox.js';
-import { answerHelp } from './bench-support.js';
+import { answerHelp, median } from './bench-support.js';
 
 answerHelp(import.meta.url);
 
@@ -28,7 +28,6 @@ const runs = Number(opt('--runs', '7'));
 const slots = Number(opt('--slots', '4'));
 const toolchains = opt('--toolchains', 'tenpy,qiskit,pyscf,netket').split(',') as WarmProfile[];
 const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 process.env.PHYSVEC_STATE_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'physvec-bench-warm-pool-'));
 const store = new ArtifactStore(path.join(process.env.PHYSVEC_STATE_DIR, 'artifacts'));
 // Warm runs wait for their warm python rather than go cold while it imports (this measures warm runs).

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { HISTORIES_DIR } from '../tests/helpers/histories.js';
 import { workflowBundle } from '../workers/workflow-bundle.js';
-import { answerHelp } from './bench-support.js';
+import { answerHelp, median } from './bench-support.js';
 
 answerHelp(import.meta.url);
 const argv = process.argv.slice(2);
@@ -66,7 +66,6 @@ async function replayCpu(bundle: Awaited<ReturnType<typeof workflowBundle>>, nam
   return cost;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
 // The replay worker's state-change lines would bury the table.

@@ -51,7 +51,7 @@ export async function spawnChain(launch: Launch, workDir: string): Promise<Chain
     cwd: workDir,
     env,
     detached: true,
-    stdio: kinds.map((k) => (k === 'null' ? 'ignore' : k === null ? 'ignore' : 'pipe')),
+    stdio: kinds.map((k) => (k === 'r' || k === 'w' ? 'pipe' : 'ignore')),
   });
   if (atWorkerPriority && child.pid) shareWorkerPriority(child.pid);
   if (launch.seccompFilter) {
