@@ -21,7 +21,9 @@
 //   after HOST_DISK_RETRY_DELAY_MS and not counted; every attempt first waits (heartbeating,
 //   cancellable) until the disk has room, so the run goes on by itself once space is freed;
 // - a run's time limit is its own CPU time; its wall-clock guard expiring (runners/sandbox/limits.ts)
-//   is a retryable HostBusy failure, not counted and never a result a verdict sees.
+//   is a retryable HostBusy failure, not counted and never a result a verdict sees;
+// - a run whose chain was lost because the worker's chain launcher died under it
+//   (runners/sandbox/launcher.ts) is a retryable ChainLost failure, not counted either.
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { ArtifactStore, artifactStore } from '../../lib/artifacts/store.js';
@@ -36,6 +38,7 @@ import {
   SandboxCancelledError,
   SandboxWallGuardError,
   RunnerUnavailableError,
+  ChainLostError,
   type FreeSpaceProbe,
 } from '../../runners/sandbox/index.js';
 import { checkpointStoreFor, previousRunState, RunStateWatcher } from '../../runners/sandbox/run-state/index.js';
@@ -71,6 +74,8 @@ export const SANDBOX_OWN_FAILURE = 'SandboxOwnFailure';
 export const HOST_DISK_FULL_FAILURE = 'HostDiskFull';
 /** Failure type of an attempt stopped by the run's wall-clock guard (a host too busy to give it its CPU time); retryable, not an own failure. */
 export const HOST_BUSY_FAILURE = 'HostBusy';
+/** Failure type of an attempt whose chain's end could not be known (the worker's chain launcher died); retryable, not an own failure. */
+export const CHAIN_LOST_FAILURE = 'ChainLost';
 /** The artifact store could not be reached (lib/artifacts/s3-errors.ts): an infrastructure fault, retried. */
 const STORE_UNAVAILABLE_FAILURE = 'ArtifactStoreUnavailable';
 /** Freeing disk space takes a person minutes: no point retrying at the policy's 5 s. */
@@ -175,6 +180,10 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
           // The host did not give the run its time: retried, and not the run's own failure either.
           hb.beat({ phase: 'wall-guard', label, ownFailures, ...runState.details() });
           throw ApplicationFailure.create({ type: HOST_BUSY_FAILURE, message: err.message, nonRetryable: false, details: [err.result.usage], cause: err });
+        }
+        if (err instanceof ChainLostError) {
+          hb.beat({ phase: 'chain-lost', label, ownFailures, ...runState.details() });
+          throw ApplicationFailure.create({ type: CHAIN_LOST_FAILURE, message: err.message, nonRetryable: false, cause: err });
         }
         if (isStoreUnavailable(err)) {
           // The artifact store (a bucket) is unreachable or refuses this worker: retried, not the run's own failure.

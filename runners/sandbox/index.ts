@@ -8,3 +8,4 @@ export { sandboxRoot } from './workdir.js';
 export { availableRunners, runnerFor, RunnerUnavailableError, type RunnerAvailability } from '../languages/index.js';
 export { announceSandboxProtections, describeSandboxProtections } from './announce.js';
 export { warmUpSandbox } from './prestart.js';
+export { ChainLostError } from './launcher.js';

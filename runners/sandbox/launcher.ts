@@ -2,9 +2,10 @@
 // chains, because a fork of the worker itself (node's spawn) copies the worker's page tables —
 // 6.8 ms at 200 MiB of resident memory on this VM, 24 ms at 600 MiB — on every run's path. Each chain
 // comes back as a ChainChild: its pid, its pipes (the worker opens its ends through
-// /proc/<launcher>/fd) and its wait status. Started on first use; if it cannot start or dies, chains
-// are spawned by node as before, and chains it had started are reported as lost (an infrastructure
-// error the activity retries, never a result).
+// /proc/<launcher>/fd) and its wait status. Started on first use; if it cannot start, chains are
+// spawned by node as before. If it dies after it ran, the chains it had started are reported lost
+// (ChainLostError: an infrastructure fault the activity retries, never a result and never the run's
+// own failure) and the next chain starts a new launcher (at most MAX_RESTARTS times a worker's life).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { existsSync, openSync, constants as fsConstants } from 'node:fs';
@@ -20,7 +21,14 @@ import { shareWorkerPriority } from '../../lib/process-priority.js';
 
 const LAUNCHER_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'launcher.py');
 const READY_TIMEOUT_MS = 60_000;
+/** A launcher that keeps dying is left for node's spawn after this many new starts. */
+const MAX_RESTARTS = 3;
 export const LAUNCHER_ENV = 'PHYSVEC_SANDBOX_LAUNCHER';
+
+/** A chain's end can no longer be known: the launcher that started (and reaps) it died. The run is retried; it is no result of the script. */
+export class ChainLostError extends Error {
+  override readonly name = 'ChainLostError';
+}
 
 /** Per fd of the child from 0: a pipe it reads ('r'), one it writes ('w'), /dev/null, or not open. */
 export type StdioKind = 'r' | 'w' | 'null' | null;
@@ -76,7 +84,7 @@ class LaunchedChild extends EventEmitter implements ChainChild {
       this.maybeClose();
     });
   }
-  lost(err: Error): void {
+  lost(err: ChainLostError): void {
     if (this.ended) return;
     this.ended = true;
     setImmediate(() => this.emit('error', err));
@@ -113,6 +121,9 @@ export class ChainLauncher {
   private proc: ChildProcess | null = null;
   private ready: Promise<number> | null = null;
   private dead: string | null = null;
+  /** It said it was ready (then a death is a crash, and a new one may be started). */
+  private ran = false;
+  private restarts = 0;
   private next = 0;
   private readonly waiting = new Map<string, Waiting>();
 
@@ -143,10 +154,14 @@ export class ChainLauncher {
       const proc = spawn(this.python, ['-S', '-I', LAUNCHER_SCRIPT], { stdio: ['pipe', 'pipe', 'inherit'], detached: true, env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' } });
       this.proc = proc;
       if (proc.pid) shareWorkerPriority(proc.pid);
-      const timer = setTimeout(() => this.die(`the chain launcher did not start within ${READY_TIMEOUT_MS / 1000} s`), READY_TIMEOUT_MS);
+      // Only this launcher's own end counts: a restarted one must not be ended by its predecessor's late 'exit'.
+      const die = (why: string) => {
+        if (this.proc === proc) this.die(why);
+      };
+      const timer = setTimeout(() => die(`the chain launcher did not start within ${READY_TIMEOUT_MS / 1000} s`), READY_TIMEOUT_MS);
       timer.unref();
-      proc.once('error', (err) => this.die(`the chain launcher could not start: ${err.message}`));
-      proc.once('exit', (code, sig) => this.die(`the chain launcher exited (${sig ?? code})`));
+      proc.once('error', (err) => die(`the chain launcher could not start: ${err.message}`));
+      proc.once('exit', (code, sig) => die(`the chain launcher exited (${sig ?? code})`));
       proc.stdin!.on('error', () => undefined);
       this.onDeath = (why) => {
         clearTimeout(timer);
@@ -161,6 +176,7 @@ export class ChainLauncher {
         }
         if ('ready' in parsed) {
           clearTimeout(timer);
+          this.ran = true;
           // It does not keep the worker alive; a chain in flight does, through its own pipes.
           proc.unref();
           for (const s of [proc.stdin, proc.stdout]) (s as unknown as { unref?: () => void } | null)?.unref?.();
@@ -182,10 +198,11 @@ export class ChainLauncher {
       this.waiting.delete(r.id);
       w.started(new Error(r.error));
     } else if ('fds' in r) {
-      let stdio: (net.Socket | null)[];
+      const stdio: (net.Socket | null)[] = [];
       try {
-        stdio = w.stdio.map((kind, i) => (kind === 'r' || kind === 'w' ? pipeEnd(launcherPid, r.fds[i]!, kind) : null));
+        for (const [i, kind] of w.stdio.entries()) stdio.push(kind === 'r' || kind === 'w' ? pipeEnd(launcherPid, r.fds[i]!, kind) : null);
       } catch (err) {
+        for (const s of stdio) s?.destroy();
         this.waiting.delete(r.id);
         try {
           process.kill(-r.pid, 'SIGKILL');
@@ -218,7 +235,7 @@ export class ChainLauncher {
     this.dead = why;
     this.onDeath(why);
     for (const [id, w] of this.waiting) {
-      if (w.child) w.child.lost(new Error(`${why}: the chain's end could not be known`));
+      if (w.child) w.child.lost(new ChainLostError(`${why}: the chain's end could not be known`));
       else w.started(new Error(why));
       this.waiting.delete(id);
     }
@@ -227,6 +244,16 @@ export class ChainLauncher {
       this.proc?.kill('SIGKILL');
     } catch {
       /* gone */
+    }
+    // One that ran and crashed (killed, OOM) is started anew on the next chain; one that never
+    // started, or keeps dying, leaves the chains to node's spawn.
+    if (this.ran && this.restarts < MAX_RESTARTS) {
+      this.restarts++;
+      this.ran = false;
+      this.ready = null;
+      this.proc = null;
+      this.dead = null;
+      this.onDeath = () => undefined;
     }
   }
 

@@ -26,6 +26,7 @@ import { runnerFor } from '../languages/index.js';
 import type { ResolvedRunner } from '../languages/profile.js';
 import { retryLeftCgroups, sweepStaleCgroupsOnce } from './cgroup.js';
 import { spawnChain, type ChainProcess } from './chain.js';
+import { ChainLostError } from './launcher.js';
 import { collectProducedFiles } from './collect.js';
 import { RunCpuMeter } from './cpu-time.js';
 import { buildLaunch, type Launch } from './launch.js';
@@ -356,6 +357,8 @@ async function execute(launch: Launch, req: SandboxRequest, hold: RunHold, start
     };
   } catch (err) {
     if (child.pid !== undefined) await killRun(child.pid, launch.uid, launch.cgroup);
+    // The launcher died with the run under way: not a start that failed, and no result (retried).
+    if (err instanceof ChainLostError) throw new ChainLostError(`sandbox run ${runId}: ${err.message}; the run will be retried`, { cause: err });
     throw new Error(`could not start ${launch.argv[0]}: ${(err as Error).message}`);
   } finally {
     await watchdog.stop().catch(() => undefined);

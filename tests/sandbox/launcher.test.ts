@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { test } from 'node:test';
-import { ChainLauncher, chainLauncher } from '../../runners/sandbox/launcher.js';
+import { ChainLauncher, ChainLostError, chainLauncher } from '../../runners/sandbox/launcher.js';
 import { venvPython } from '../../lib/paths.js';
 
 const text = async (r: Readable | null) => {
@@ -51,20 +51,36 @@ test('a command that cannot be started is refused, and the launcher serves the n
   assert.equal(launcher.unavailable, null);
 });
 
-test('when the launcher dies, a chain in flight is reported lost, not ended, and the launcher says why it is unavailable', async () => {
+test('when the launcher dies, a chain in flight is reported lost, not ended; the next chain starts a new launcher, up to a limit', async () => {
   const launcher = new ChainLauncher(venvPython);
   const child = await launcher.spawn(['sleep', '30'], { PATH: '/usr/bin:/bin' }, '/', ['null', 'w', 'w']);
   const lost = once(child, 'error');
   let exited = false;
   child.once('exit', () => (exited = true));
-  process.kill(launcher.pid!, 'SIGKILL');
+  const first = launcher.pid!;
+  process.kill(first, 'SIGKILL');
   const [err] = (await lost) as [Error];
+  assert.ok(err instanceof ChainLostError, String(err));
   assert.match(err.message, /chain launcher exited.*could not be known/);
   assert.equal(exited, false);
-  assert.match(launcher.unavailable ?? '', /chain launcher exited/);
-  await assert.rejects(launcher.spawn(['true'], {}, '/', ['null']), /chain launcher exited/);
   // A real chain's bwrap dies with the launcher (--die-with-parent); this one is ended by the test.
   process.kill(-child.pid!, 'SIGKILL');
+  // Started anew for the next chain (three times); after the fourth death chains are left to node.
+  const pids = [first];
+  for (let i = 0; i < 3; i++) {
+    const next = await launcher.spawn(['true'], { PATH: '/usr/bin:/bin' }, '/', ['null', 'w', 'w']);
+    assert.deepEqual(await once(next, 'exit'), [0, null]);
+    assert.ok(!pids.includes(launcher.pid!), `restart ${i + 1} is a new launcher`);
+    pids.push(launcher.pid!);
+    // The launcher does not keep the worker alive (it is unref'd): a timer does while it dies.
+    const keepAlive = setInterval(() => undefined, 1_000);
+    const gone = once(launcher['proc']!, 'exit');
+    process.kill(launcher.pid!, 'SIGKILL');
+    await gone;
+    clearInterval(keepAlive);
+  }
+  assert.match(launcher.unavailable ?? '', /chain launcher exited/);
+  await assert.rejects(launcher.spawn(['true'], {}, '/', ['null']), /chain launcher exited/);
 });
 
 test('the worker\'s launcher is on by default and small', async () => {
