@@ -337,6 +337,17 @@ interface Kill {
   attempt: number;
   recoveryS: number;
   startToPollS?: number;
+  /** Kill to the killed attempt failed on the server (its retry pending), and how it was failed. */
+  failedS?: number;
+  failure?: string;
+}
+
+/** How an attempt was failed, from a pending activity's lastFailure: its type (WorkerGone, TaskLost…) or the timeout. */
+function failureKind(f: { message?: string | null; applicationFailureInfo?: { type?: string | null } | null; timeoutFailureInfo?: { timeoutType?: unknown } | null } | null | undefined): string {
+  if (!f) return '?';
+  if (f.applicationFailureInfo?.type) return f.applicationFailureInfo.type;
+  if (f.timeoutFailureInfo) return `timeout ${String(f.timeoutFailureInfo.timeoutType)}`;
+  return (f.message ?? '?').slice(0, 40);
 }
 
 interface DrillFigures extends Outcome {
@@ -369,10 +380,15 @@ async function killDrill(client: Client, address: string, obs: Observer, kills: 
   const activityId = first.activityId!;
   let attempt = first.attempt ?? 1;
   // -1: the run ended first (on a loaded host the full run can finish between a look and a kill).
-  const startedOn = (n: number) => waitFor(`attempt ${n} of the full run`, async () => {
+  // `failed` (if given) is told when attempt n is first seen in any state: attempt n-1 was failed.
+  const startedOn = (n: number, failed?: (failure: string) => void) => waitFor(`attempt ${n} of the full run`, async () => {
     const d = await handle.describe();
     if (d.status.name !== 'RUNNING') return -1;
     const p = d.raw.pendingActivities?.find((a) => a.activityId === activityId);
+    if (p && (p.attempt ?? 1) >= n && failed) {
+      failed(failureKind(p.lastFailure));
+      failed = undefined;
+    }
     if (!p || Number(p.state) !== STARTED || (p.attempt ?? 1) < n) return undefined;
     return Number(/^(\d+)@/.exec(p.lastWorkerIdentity ?? '')?.[1]);
   }, 1_800_000, 100);
@@ -408,13 +424,20 @@ async function killDrill(client: Client, address: string, obs: Observer, kills: 
       restarted = physvec('restarted simulation worker', ['worker', '--queue', 'simulation'], env);
       sims.push(restarted);
     }
-    if ((await startedOn(attempt + 1)) === -1) {
+    let failedS: number | undefined;
+    let failure: string | undefined;
+    const on = await startedOn(attempt + 1, (kind) => {
+      failedS = (Date.now() - t) / 1000;
+      failure = kind;
+    });
+    if (on === -1) {
       console.error(`drill-load: the run ended before attempt ${attempt + 1} of the full run (the killed attempt had finished)`);
       break;
     }
     const recoveryS = (Date.now() - t) / 1000;
     const startToPoll = restarted ? (await polled(restarted)) / 1000 : undefined;
-    done.push({ mode, attempt, recoveryS, startToPollS: startToPoll });
+    done.push({ mode, attempt, recoveryS, startToPollS: startToPoll, failedS, failure });
+    console.error(`drill-load: kill ${i + 1} (${mode}, attempt ${attempt}): failed on the server after ${failedS?.toFixed(1) ?? '?'} s (${failure ?? '?'}), attempt ${attempt + 1} started after ${recoveryS.toFixed(1)} s on pid ${on}${restarted ? ` (restarted worker polled after ${startToPoll?.toFixed(1)} s)` : ''}`);
     attempt++;
     // A standby for the next standby kill, started now so it polls by then.
     if (i + 1 < kills && mode === 'restarted') sims.push(physvec('standby simulation worker', ['worker', '--queue', 'simulation'], env));
@@ -475,6 +498,7 @@ function table(phases: Phase[]): void {
     ['kill drill wall (s)', (p) => (p.drill ? f1(p.drill.wallS) : '-')],
     ['recovery, standby (s)', (p) => list(p.drill?.kills.filter((k) => k.mode === 'standby').map((k) => k.recoveryS) ?? [])],
     ['recovery, restarted worker (s)', (p) => list(p.drill?.kills.filter((k) => k.mode === 'restarted').map((k) => k.recoveryS) ?? [])],
+    ['  of which: kill to attempt failed (s; how)', (p) => (p.drill?.kills.length ? p.drill.kills.map((k) => `${k.mode[0]}:${k.failedS === undefined ? '-' : f1(k.failedS)} ${k.failure ?? '?'}`).join(', ') : '-')],
     ['worker start-to-poll, first 3 at once (s)', (p) => list(p.drill?.startToPollS.slice(0, 3) ?? [])],
     ['worker start-to-poll, restarted (s)', (p) => list(p.drill?.kills.filter((k) => k.mode === 'restarted').map((k) => k.startToPollS) ?? [])],
     ['kills noticed by a live worker (attempts failed as WorkerGone)', (p) => String(p.facts.workerGone)],
