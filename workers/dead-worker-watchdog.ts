@@ -16,7 +16,8 @@ import { readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ActivityNotFoundError, AsyncCompletionClient, Connection } from '@temporalio/client';
-import { ApplicationFailure, NamespaceNotFoundError } from '@temporalio/common';
+import { NamespaceNotFoundError } from '@temporalio/common';
+import { infrastructureRetry } from '../lib/temporal/infrastructure-retry.js';
 import { FINISHED_SUFFIX, HeldAttempt, registryRoot } from './attempt-registry.js';
 import { startTicks } from '../lib/process-identity.js';
 import { sendRetryAhead } from './retry-priority.js';
@@ -150,7 +151,7 @@ export class DeadWorkerWatchdog {
       await sendRetryAhead(client.connection, this.target.namespace, held, by, route(held.recoveryQueue), held.rank);
       await client.fail(
         Buffer.from(held.taskToken, 'base64'),
-        ApplicationFailure.retryable(`the worker ${held.holder} running this attempt is gone (process ${holder.split('.')[0]} ended); noticed by worker ${by}, retried`, WORKER_GONE),
+        infrastructureRetry(`the worker ${held.holder} running this attempt is gone (process ${holder.split('.')[0]} ended); noticed by worker ${by}, retried`, WORKER_GONE),
       );
       const finished = file.endsWith(FINISHED_SUFFIX) ? ' (it had finished, but its result had not reached the server; the retry returns the stored result)' : '';
       this.say(`physvec worker: ${what} was held by worker ${held.holder}, which is gone: failed it on the server so it is retried now${finished}`);

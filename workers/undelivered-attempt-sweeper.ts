@@ -16,7 +16,7 @@
 // started its next attempt (failing by id would then hit that one).
 import os from 'node:os';
 import { ActivityNotFoundError, AsyncCompletionClient, Client, Connection } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { infrastructureRetry } from '../lib/temporal/infrastructure-retry.js';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { optionalTsToMs, tsToMs } from '@temporalio/common/lib/time.js';
 import type { WatchdogTarget } from './dead-worker-watchdog.js';
@@ -179,7 +179,7 @@ export class UndeliveredAttemptSweeper {
       await sendRetryAhead(completion.connection, this.target.namespace, lost, this.identity, route(recovery));
       await completion.fail(
         { workflowId: lost.workflowId, runId: lost.runId, activityId: lost.activityId },
-        ApplicationFailure.retryable(
+        infrastructureRetry(
           lost.worker === this.identity
             ? `the server handed this attempt to worker ${this.identity} ${since} s ago, but the worker never received it (lost between the server and the worker, as happens on a starved host); that worker failed it so it is retried now`
             : `the server handed this attempt to worker ${lost.worker} ${since} s ago, after that worker had died (a poll it had out was answered); worker ${this.identity} of its host failed it so it is retried now`,

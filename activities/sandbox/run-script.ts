@@ -29,6 +29,7 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { ArtifactStore, artifactStore } from '../../lib/artifacts/store.js';
 import { isStoreUnavailable } from '../../lib/artifacts/blob-backend.js';
 import { BadInputError } from '../../lib/errors.js';
+import { infrastructureRetry } from '../../lib/temporal/infrastructure-retry.js';
 import type { SandboxHeartbeat, SandboxRequestInput, SandboxResult } from '../../schemas/sandbox.js';
 import {
   hostDiskFor,
@@ -183,7 +184,7 @@ export function createSandboxActivities(store: ArtifactStore = artifactStore(), 
         }
         if (err instanceof ChainLostError) {
           hb.beat({ phase: 'chain-lost', label, ownFailures, ...runState.details() });
-          throw ApplicationFailure.create({ type: CHAIN_LOST_FAILURE, message: err.message, nonRetryable: false, cause: err });
+          throw infrastructureRetry(err.message, CHAIN_LOST_FAILURE);
         }
         if (isStoreUnavailable(err)) {
           // The artifact store (a bucket) is unreachable or refuses this worker: retried, not the run's own failure.
@@ -227,7 +228,7 @@ function runCancellationFailure(err: SandboxCancelledError, reason: unknown): Er
 function cancellationFailure(reason: unknown, messages: { shutdown: string; cancelled: string }, summary?: Record<string, unknown>): Error {
   const details = summary ? [summary] : [];
   if (reason instanceof CancelledFailure && reason.message === 'WORKER_SHUTDOWN') {
-    return ApplicationFailure.create({ type: WORKER_SHUTDOWN_FAILURE, message: messages.shutdown, nonRetryable: false, details });
+    return infrastructureRetry(messages.shutdown, WORKER_SHUTDOWN_FAILURE, details);
   }
   // Rethrowing the SDK's own CancelledFailure makes the attempt end as cancelled (or timed out).
   return reason instanceof CancelledFailure ? reason : new CancelledFailure(messages.cancelled, details);

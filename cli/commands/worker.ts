@@ -28,7 +28,7 @@ export function register(program: Command): void {
       ]);
       const telemetry = telemetrySettings(opts);
       installRuntime({ telemetry }); // before the first connection creates the runtime
-      const { connection, target } = await connectWorker();
+      const { connection, target } = await connectWorker({ onSlow: line });
       if (q.data === 'large') {
         // The queue's own limits, so whoever starts a worker on a big host sees what its runs may use.
         const limits = largeQueueLimits();

@@ -5,6 +5,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { DEV_SERVER } from '../../temporal-config/server.js';
+import { tcpListening } from './server-listening.js';
 
 export interface TemporalTarget {
   address: string;
@@ -30,33 +31,69 @@ export class TemporalUnreachableError extends Error {
   }
 }
 
-/** How long a client waits for the server before saying it is unreachable (override: PHYSVEC_CONNECT_TIMEOUT_MS). */
+/** How long a client waits for the server before asking whether anything listens (override: PHYSVEC_CONNECT_TIMEOUT_MS). */
 export function connectTimeoutMs(): number {
   const v = Number(process.env.PHYSVEC_CONNECT_TIMEOUT_MS);
   return Number.isFinite(v) && v > 0 ? v : 5000;
 }
 
-export async function connectClient(): Promise<{ client: Client; connection: Connection; target: TemporalTarget }> {
-  const target = temporalTarget();
-  let connection: Connection;
-  try {
-    connection = await Connection.connect({ connectTimeout: connectTimeoutMs(), ...target.connectionOptions } as Parameters<typeof Connection.connect>[0]);
-  } catch (err) {
-    throw new TemporalUnreachableError(target.address, (err as Error).message ?? String(err));
+/**
+ * How long a server that accepts connections but does not answer yet (a starved host) is waited for
+ * before it is called unreachable (override: PHYSVEC_SLOW_SERVER_WAIT_S; default 10 minutes).
+ */
+export function slowServerWaitMs(): number {
+  const v = Number(process.env.PHYSVEC_SLOW_SERVER_WAIT_S);
+  return (Number.isFinite(v) && v > 0 ? v : 600) * 1000;
+}
+
+export interface ConnectOptions {
+  /** Told once when the server accepts connections but has not answered within the first deadline (default: a line on stderr, which --json verbs keep clean of). */
+  onSlow?: (message: string) => void;
+}
+
+/**
+ * Connects with `attempt` until it succeeds; a failure where nothing listens at the address is
+ * unreachable at once (the user gets one line and the fix), one where the server accepts connections
+ * but does not answer is a busy server, waited for up to slowServerWaitMs() (issue 24: load must not
+ * become "cannot reach the server").
+ */
+async function patiently<T>(target: TemporalTarget, attempt: (deadlineMs: number) => Promise<T>, opts: ConnectOptions): Promise<T> {
+  const since = Date.now();
+  let deadline = connectTimeoutMs();
+  let told = false;
+  for (;;) {
+    try {
+      return await attempt(deadline);
+    } catch (err) {
+      const detail = ((err as Error).message ?? String(err)).split('\n')[0]!;
+      const waited = Date.now() - since;
+      const tcp = await tcpListening(target.address, connectTimeoutMs());
+      if (!tcp.listening || waited >= slowServerWaitMs()) {
+        const slow = tcp.listening ? `; it accepts connections but did not answer in ${Math.round(waited / 1000)} s (PHYSVEC_SLOW_SERVER_WAIT_S)` : '';
+        throw new TemporalUnreachableError(target.address, `${detail}${slow}`);
+      }
+      if (!told) {
+        told = true;
+        (opts.onSlow ?? ((m: string) => process.stderr.write(`physvec: ${m}\n`)))(`the Temporal server at ${target.address} accepts connections but has not answered in ${Math.round(waited / 1000)} s (a busy host?): still waiting, up to ${Math.round(slowServerWaitMs() / 60_000)} min`);
+      }
+      // Each later try waits longer: a starved server answers a patient call sooner than many short ones.
+      deadline = Math.min(deadline * 2, 60_000);
+    }
   }
+}
+
+export async function connectClient(opts: ConnectOptions = {}): Promise<{ client: Client; connection: Connection; target: TemporalTarget }> {
+  const target = temporalTarget();
+  const connection = await patiently(target, (deadlineMs) => Connection.connect({ connectTimeout: deadlineMs, ...target.connectionOptions } as Parameters<typeof Connection.connect>[0]), opts);
   return { client: new Client({ connection, namespace: target.namespace }), connection, target };
 }
 
-export async function connectWorker(): Promise<{ connection: NativeConnection; target: TemporalTarget }> {
+export async function connectWorker(opts: ConnectOptions = {}): Promise<{ connection: NativeConnection; target: TemporalTarget }> {
   const target = temporalTarget();
   // Loaded on demand: client-only commands never load the worker's native runtime.
   const { NativeConnection: Native } = await import('@temporalio/worker');
-  let connection: NativeConnection;
-  try {
-    connection = await Native.connect(target.connectionOptions as Parameters<typeof Native.connect>[0]);
-  } catch (err) {
-    throw new TemporalUnreachableError(target.address, ((err as Error).message ?? String(err)).split('\n')[0]!);
-  }
+  // The native connection has a deadline of its own (core's); the loop above repeats it.
+  const connection = await patiently(target, () => Native.connect(target.connectionOptions as Parameters<typeof Native.connect>[0]), opts);
   return { connection, target };
 }
 
