@@ -57,6 +57,14 @@ export function autogroupNice(pid: number | 'self' = 'self'): number | null {
   }
 }
 
+function trySetPriority(tid: number, nice: number): void {
+  try {
+    os.setPriority(tid, nice);
+  } catch {
+    /* gone */
+  }
+}
+
 function threadsOf(pid: number): number[] {
   try {
     return readdirSync(`/proc/${pid}/task`).map(Number).filter((t) => Number.isInteger(t) && t > 0);
@@ -72,7 +80,15 @@ function threadsOf(pid: number): number[] {
  */
 export function raiseProcessPriority(nice: number, pid: number = process.pid): PriorityOutcome {
   const from = os.getPriority(pid);
-  if (nice >= from) return { raised: false, why: `it already runs at nice ${from}` };
+  if (nice >= from) {
+    // Raised already by bin/physvec.js before the CLI loaded: from the neighbours' nice it recorded.
+    const early = pid === process.pid ? Number(process.env[NEIGHBOUR_NICE_ENV] || Number.NaN) : Number.NaN;
+    if (nice === from && Number.isInteger(early) && early > nice) {
+      for (const tid of threadsOf(pid)) trySetPriority(tid, nice);
+      return { raised: true, nice, from: early, autogroup: autogroupNice('self') === nice };
+    }
+    return { raised: false, why: `it already runs at nice ${from}` };
+  }
   try {
     // Twice: a thread started while the first pass ran was made by a thread not yet raised.
     for (let pass = 0; pass < 2; pass++) for (const tid of threadsOf(pid)) os.setPriority(tid, nice);

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { repoRoot } from '../../lib/paths.js';
 import { repoModule, runChildModule } from '../helpers/child-module.js';
 import { workerNiceSetting } from '../../lib/process-priority.js';
@@ -73,4 +74,40 @@ process.exit(0);`;
   assert.equal(Number(scriptNice), r.outcome.from, 'the script at the nice value the worker had before');
   if (autogroup !== 'none') assert.equal(Number(autogroup), 0, 'the script\'s session autogroup is not the worker\'s raised one');
   assert.equal(Number(holderNice), -5, 'the warm chain keeps the worker\'s nice');
+});
+
+test('`physvec worker` raises itself before the CLI loads, and still reports the neighbours\' nice its scripts run at', { timeout: 120_000 }, async (t) => {
+  const { spawn } = await import('node:child_process');
+  const net = await import('node:net');
+  const closed = net.createServer();
+  await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+  const port = (closed.address() as import('node:net').AddressInfo).port;
+  await new Promise<void>((r) => closed.close(() => r()));
+  // No server at the address: the worker prints its priority line, then exits unreachable.
+  const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'physvec.js'), 'worker', '--nice', '-3', '--queue', 'simulation'], {
+    env: { ...process.env, TEMPORAL_ADDRESS: `127.0.0.1:${port}`, PHYSVEC_CONNECT_TIMEOUT_MS: '500', PHYSVEC_NEIGHBOUR_NICE: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // Its nice, read from outside as soon as the process exists and again a moment later (tsx still loading the CLI).
+  const niceOf = (pid: number) => {
+    try {
+      return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+    } catch {
+      return null;
+    }
+  };
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += String(c)));
+  let earliestRaised: number | null = null;
+  const started = Date.now();
+  while (child.exitCode === null && !out.includes('\n')) {
+    if (earliestRaised === null && niceOf(child.pid!) === -3) earliestRaised = Date.now() - started;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  await new Promise((r) => child.once('close', r));
+  const first = out.split('\n')[0] ?? '';
+  if (/not permitted/.test(first)) return t.skip(`this host does not let a process raise its priority: ${first}`);
+  assert.match(first, /^worker runs at nice -3 \(was 0/, 'the CLI reports the raise from the neighbours\' nice, not "already runs at nice -3"');
+  assert.match(first, /sandbox scripts at nice 0/);
+  console.log(`# seen at nice -3 ${earliestRaised ?? '-'} ms after the spawn; its first line after ${Date.now() - started} ms`);
 });
