@@ -7,6 +7,7 @@
 // lib/process-priority.ts's, which finds the process raised and the neighbours' nice in the
 // environment, so sandbox scripts still start at the neighbours' priority.
 import os from 'node:os';
+import process from 'node:process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 const WORKER_VERBS = new Set(['worker', 'demo']);
