@@ -76,43 +76,48 @@ function threadsOf(pid: number): number[] {
 /**
  * Give process `pid` (default: this one) nice value `nice` on all its threads and, with autogroup
  * on, on its autogroup. Never throws: a host that does not permit it leaves the priority as it was
- * and says why.
+ * and says why. The two are separate: a child of a raised process inherits its threads' nice but
+ * starts a session — an autogroup — of its own at nice 0 when detached (the dev server a raised
+ * drill or `physvec demo` starts): with 40 neighbours' sessions it then got 1/41 of the CPU, its
+ * threads' -20 notwithstanding, and waited up to 116 s for a CPU in a 5 s window.
  */
 export function raiseProcessPriority(nice: number, pid: number = process.pid): PriorityOutcome {
   const from = os.getPriority(pid);
-  if (nice >= from) {
-    // Raised already by bin/physvec.js before the CLI loaded: from the neighbours' nice it recorded.
-    const early = pid === process.pid ? Number(process.env[NEIGHBOUR_NICE_ENV] || Number.NaN) : Number.NaN;
-    if (nice === from && Number.isInteger(early) && early > nice) {
-      for (const tid of threadsOf(pid)) trySetPriority(tid, nice);
-      return { raised: true, nice, from: early, autogroup: autogroupNice('self') === nice };
+  let raisedThreads = false;
+  if (nice < from) {
+    try {
+      // Twice: a thread started while the first pass ran was made by a thread not yet raised.
+      for (let pass = 0; pass < 2; pass++) for (const tid of threadsOf(pid)) os.setPriority(tid, nice);
+      raisedThreads = true;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? (err as { info?: { code?: string } }).info?.code;
+      for (const tid of threadsOf(pid)) trySetPriority(tid, from);
+      return { raised: false, why: code === 'EACCES' || code === 'EPERM' ? 'not permitted (needs root or CAP_SYS_NICE)' : (err as Error).message };
     }
-    return { raised: false, why: `it already runs at nice ${from}` };
-  }
-  try {
-    // Twice: a thread started while the first pass ran was made by a thread not yet raised.
-    for (let pass = 0; pass < 2; pass++) for (const tid of threadsOf(pid)) os.setPriority(tid, nice);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? (err as { info?: { code?: string } }).info?.code;
-    for (const tid of threadsOf(pid)) {
-      try {
-        os.setPriority(tid, from);
-      } catch {
-        /* gone */
-      }
-    }
-    return { raised: false, why: code === 'EACCES' || code === 'EPERM' ? 'not permitted (needs root or CAP_SYS_NICE)' : (err as Error).message };
+  } else if (nice === from) {
+    // Threads made before the process's main thread was raised (bin/physvec.js raises early).
+    for (const tid of threadsOf(pid)) trySetPriority(tid, nice);
   }
   let autogroup = false;
-  if (autogroupEnabled()) {
+  let raisedAutogroup = false;
+  const groupNice = autogroupEnabled() ? autogroupNice(pid) : null;
+  if (groupNice !== null && groupNice > nice) {
     try {
       writeFileSync(`/proc/${pid}/autogroup`, String(nice));
-      autogroup = true;
+      autogroup = raisedAutogroup = true;
     } catch {
       /* threads are raised within the session; between sessions it stays at the neighbours' level */
     }
+  } else if (groupNice !== null && groupNice === nice) {
+    autogroup = true;
   }
-  if (pid === process.pid && !process.env[NEIGHBOUR_NICE_ENV]) process.env[NEIGHBOUR_NICE_ENV] = String(from);
+  // This process raised early by bin/physvec.js, before the CLI loaded: the neighbours' nice it recorded.
+  const early = pid === process.pid ? Number(process.env[NEIGHBOUR_NICE_ENV] || Number.NaN) : Number.NaN;
+  if (!raisedThreads) {
+    if (nice === from && Number.isInteger(early) && early > nice) return { raised: true, nice, from: early, autogroup };
+    if (!raisedAutogroup) return { raised: false, why: `it already runs at nice ${from}` };
+  }
+  if (raisedThreads && pid === process.pid && !process.env[NEIGHBOUR_NICE_ENV]) process.env[NEIGHBOUR_NICE_ENV] = String(from);
   return { raised: true, nice, from, autogroup };
 }
 

@@ -82,7 +82,8 @@ onAnyExit(async () => {
 /** `physvec <args>` as an operator starts it: a session of its own, at the neighbours' priority (it raises itself). */
 function physvec(name: string, args: string[], env: Record<string, string>): Proc {
   const t0 = Date.now();
-  const cmd = atNeighbourPriority([process.execPath, '--import', 'tsx', path.join(repoRoot, 'cli/main.ts'), ...args]);
+  // As a user starts it: the `physvec` command (bin/physvec.js), from a shell at the neighbours' priority.
+  const cmd = atNeighbourPriority([process.execPath, path.join(repoRoot, 'bin/physvec.js'), ...args]);
   const child = spawn(cmd[0]!, cmd.slice(1), { cwd: repoRoot, env: { ...process.env, PHYSVEC_LOG_LEVEL: 'ERROR', [ATTEMPT_LINES_ENV]: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   const exited = new Promise<void>((r) => child.once('exit', () => r()));

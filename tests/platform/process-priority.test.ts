@@ -111,3 +111,23 @@ test('`physvec worker` raises itself before the CLI loads, and still reports the
   assert.match(first, /sandbox scripts at nice 0/);
   console.log(`# seen at nice -3 ${earliestRaised ?? '-'} ms after the spawn; its first line after ${Date.now() - started} ms`);
 });
+
+test('a detached child of a raised process (the dev server a raised drill or demo starts) gets its session\'s autogroup raised, not only the threads it inherited', { timeout: 60_000 }, (t) => {
+  if (readFileSync('/proc/sys/kernel/sched_autogroup_enabled', 'utf8').trim() !== '1') return t.skip('autogroup scheduling is off on this host: a session\'s nice does not matter');
+  const code = `
+const { raiseProcessPriority, autogroupNice } = await import(${repoModule('lib/process-priority.ts')});
+const { spawn } = await import('node:child_process');
+const own = raiseProcessPriority(-5);
+const child = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' });
+const before = autogroupNice(child.pid);
+const outcome = raiseProcessPriority(-5, child.pid);
+const after = autogroupNice(child.pid);
+child.kill('SIGKILL');
+console.log(JSON.stringify({ own, before, outcome, after }));
+process.exit(0);`;
+  const r = runChildModule<{ own: { raised: boolean; why?: string }; before: number; outcome: { raised: boolean }; after: number }>(code, { PHYSVEC_NEIGHBOUR_NICE: '' }, 50_000);
+  if (!r.own.raised) return t.skip(`this host does not let a process raise its priority: ${r.own.why}`);
+  assert.equal(r.before, 0, 'precondition: the detached child\'s new session starts at autogroup nice 0');
+  assert.equal(r.after, -5, 'its autogroup raised too');
+  assert.equal(r.outcome.raised, true);
+});
