@@ -63,6 +63,8 @@ let journal: RerunJournal | undefined;
 let registry: AttemptRegistry | undefined;
 const ownRegistry = () => (registry ??= new AttemptRegistry());
 const begun = new BegunAttempts();
+/** Slots on the simulation queue's recovery twin, beyond the regular ones (retries of dead workers' runs only). */
+export const RECOVERY_SLOTS = 2;
 /** Sandbox queues (and their recovery twins) whose recovery twin this process polls → that twin. */
 const recoveryServed = new Map<string, string>();
 /** This process's sandbox slots on the simulation queue and its recovery twin (workers/sandbox-slots.ts). */
@@ -162,15 +164,18 @@ export async function createWorkers(
       ...deployment,
       ...rest,
     });
-  // A sandbox queue's workers, and for the simulation queue one slot on its recovery twin: a retry of a
-  // run whose worker died may be moved there (workers/sandbox-slots.ts), so it starts even while every
-  // regular slot is busy. Not on the large queue: a slot there is a share of the host's memory sized
-  // for full-size runs, so its retries only go first (priority) among what waits.
+  // A sandbox queue's workers, and for the simulation queue RECOVERY_SLOTS slots on its recovery twin:
+  // a retry of a run whose worker died may be moved there (workers/sandbox-slots.ts), so it starts even
+  // while every regular slot is busy. Two, not one: each mover's pass sends one retry there, and at
+  // hog 40 the full run's retry of a second kill waited 42.5 s for the slot the first kill's retry
+  // (a unit harness, slow on the loaded host) still held (drill-load). Not on the large queue: a slot
+  // there is a share of the host's memory sized for full-size runs, so its retries only go first
+  // (priority) among what waits.
   const simulationWorkers = async (taskQueue: string, activities: WorkerOptions['activities'], slots: number, recoverySlot: boolean) => {
     // Work dirs a killed worker left behind go now, not at the first run (runners/sandbox/workdir.ts).
     sweepStaleWorkDirsOnce();
     const made = [await sandboxWorker(taskQueue, activities, slots)];
-    if (recoverySlot) made.push(await sandboxWorker(recoveryQueueOf(taskQueue), activities, 1));
+    if (recoverySlot) made.push(await sandboxWorker(recoveryQueueOf(taskQueue), activities, RECOVERY_SLOTS));
     return made;
   };
   if (servesSimulation) {
