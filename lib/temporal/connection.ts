@@ -51,6 +51,9 @@ export interface ConnectOptions {
   onSlow?: (message: string) => void;
 }
 
+/** How a connect that ran out of time reads (grpc-js: "Failed to connect before the deadline"; core: "Timeout expired", "deadline exceeded"). */
+const SLOW_ANSWER = /deadline|time(d)? ?out|timeout expired/i;
+
 /**
  * Connects with `attempt` until it succeeds; a failure where nothing listens at the address is
  * unreachable at once (the user gets one line and the fix), one where the server accepts connections
@@ -65,8 +68,12 @@ async function patiently<T>(target: TemporalTarget, attempt: (deadlineMs: number
     try {
       return await attempt(deadline);
     } catch (err) {
-      const detail = ((err as Error).message ?? String(err)).split('\n')[0]!;
+      // The SDK wraps the server's answer ("Failed to connect to Temporal server", cause: "16 UNAUTHENTICATED: …").
+      const cause = (err as { cause?: { message?: string } }).cause?.message;
+      const detail = [(err as Error).message ?? String(err), cause].filter(Boolean).map((m) => m!.split('\n')[0]!).join(': ');
       const waited = Date.now() - since;
+      // Only a call that ran out of time may be a busy server; a refused key or a TLS mismatch is final.
+      if (!SLOW_ANSWER.test(detail)) throw new TemporalUnreachableError(target.address, detail);
       const tcp = await tcpListening(target.address, connectTimeoutMs());
       if (!tcp.listening || waited >= slowServerWaitMs()) {
         const slow = tcp.listening ? `; it accepts connections but did not answer in ${Math.round(waited / 1000)} s (PHYSVEC_SLOW_SERVER_WAIT_S)` : '';

@@ -89,3 +89,25 @@ test('nothing listening: unreachable at once, with the fix; a server that never 
   assert.match(never.message, /accepts connections but did not answer in \d+ s \(PHYSVEC_SLOW_SERVER_WAIT_S\)/);
   assert.equal(said.length, 1);
 });
+
+test('a server that answers with an error (a refused API key) is not waited for', { timeout: 120_000 }, async () => {
+  const http2 = await import('node:http2');
+  // A gRPC endpoint that refuses every call as unauthenticated (trailers-only response), as a cluster refuses a bad key.
+  const h2 = http2.createServer();
+  const sessions = new Set<import('node:http2').ServerHttp2Session>();
+  h2.on('session', (s) => sessions.add(s));
+  h2.on('stream', (stream) => stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '16', 'grpc-message': 'bad api key' }, { endStream: true }));
+  await new Promise<void>((r) => h2.listen(0, '127.0.0.1', r));
+  const address = `127.0.0.1:${(h2.address() as net.AddressInfo).port}`;
+  const t0 = Date.now();
+  const refused = await withEnv({ TEMPORAL_ADDRESS: address, PHYSVEC_CONNECT_TIMEOUT_MS: '5000', PHYSVEC_SLOW_SERVER_WAIT_S: '60' }, () => connectClient().then((c) => c, (e: unknown) => e));
+  for (const s of sessions) s.destroy();
+  h2.close();
+  if (!(refused instanceof Error)) {
+    await (refused as { connection: { close(): Promise<void> } }).connection.close();
+    assert.fail('connected to a server that refuses every call');
+  }
+  assert.ok(refused instanceof TemporalUnreachableError, String(refused));
+  assert.match(refused.message, /bad api key|UNAUTHENTICATED/i);
+  assert.ok(Date.now() - t0 < 30_000, `an error answer is final, not waited for (took ${Date.now() - t0} ms against a 60 s wait)`);
+});
